@@ -1,0 +1,227 @@
+// FEN, X-FEN and Shredder-FEN reading (strict) and writing.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <vector>
+
+#include "chess/notation.h"
+#include "chess/position.h"
+
+namespace arbiter {
+
+namespace {
+
+constexpr std::string_view PieceLetters = "PNBRQK";
+
+std::vector<std::string_view> split_fields(std::string_view text) {
+    std::vector<std::string_view> fields;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        const size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        if (i > start) fields.push_back(text.substr(start, i - start));
+    }
+    return fields;
+}
+
+std::optional<unsigned> parse_number(std::string_view text) {
+    unsigned value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+const char* color_name(Color c) { return c == White ? "White" : "Black"; }
+
+} // namespace
+
+// Reads a FEN field by field; every member function returns an error message, or an
+// empty string when the field was fine.
+struct FenReader {
+    Position& pos;
+
+    std::string board(std::string_view field) {
+        const int ranks = int(std::count(field.begin(), field.end(), '/')) + 1;
+        if (ranks != 8) return fmt::format("the board has {} ranks, expected 8", ranks);
+        int rank = 7;
+        int file = 0;
+        for (size_t i = 0; i <= field.size(); ++i) {
+            const char c = i < field.size() ? field[i] : '/';
+            if (c == '/') {
+                if (file != 8) return fmt::format("rank {} has {} squares, expected 8", rank + 1, file);
+                --rank;
+                file = 0;
+            } else if (c >= '1' && c <= '8') {
+                file += c - '0';
+                if (file > 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
+            } else {
+                const size_t type = PieceLetters.find(char(std::toupper(static_cast<unsigned char>(c))));
+                if (type == std::string_view::npos) return fmt::format("unknown piece letter '{}'", c);
+                if (file >= 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
+                const Color color = std::isupper(static_cast<unsigned char>(c)) ? White : Black;
+                pos.put_piece(make_piece(color, PieceType(type)), make_square(File(file), Rank(rank)));
+                ++file;
+            }
+        }
+        return {};
+    }
+
+    std::string side(std::string_view field) {
+        if (field == "w") pos.side_ = White;
+        else if (field == "b") pos.side_ = Black;
+        else return fmt::format("side to move must be 'w' or 'b', not '{}'", field);
+        if (pos.side_ == Black) pos.key_ ^= zobrist::side();
+        return {};
+    }
+
+    std::string castling(std::string_view field) {
+        if (field == "-") return {};
+        CastlingRights rights = 0;
+        for (char c : field) {
+            const Color color = std::isupper(static_cast<unsigned char>(c)) ? White : Black;
+            const char upper = char(std::toupper(static_cast<unsigned char>(c)));
+            const Rank back = relative_rank(color, Rank1);
+            const Bitboard king = pos.pieces(color, King) & rank_bb(back);
+            if (!king) return fmt::format("castling right '{}' needs the {} king on its first rank", c, color_name(color));
+            const Square ksq = lsb(king);
+            const Bitboard rooks = pos.pieces(color, Rook) & rank_bb(back);
+            const Bitboard right_of_king = rooks & ~((square_bb(ksq) << 1) - 1);
+            const Bitboard left_of_king = rooks & (square_bb(ksq) - 1);
+            Square rook = NoSquare;
+            if (upper == 'K') {
+                if (right_of_king) rook = msb(right_of_king);   // X-FEN: the outermost rook
+            } else if (upper == 'Q') {
+                if (left_of_king) rook = lsb(left_of_king);
+            } else if (upper >= 'A' && upper <= 'H') {
+                const Square s = make_square(File(upper - 'A'), back);
+                if (rooks & square_bb(s)) rook = s;
+            } else {
+                return fmt::format("invalid castling field '{}'", field);
+            }
+            if (rook == NoSquare || rook == ksq)
+                return fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color));
+            const CastleSide cs = rook > ksq ? KingSide : QueenSide;
+            if (!pos.chess960_ && (file_of(ksq) != FileE || file_of(rook) != (cs == KingSide ? FileH : FileA)))
+                return fmt::format("castling right '{}' needs king and rook on their standard squares "
+                                   "(Chess960 positions need UCI_Chess960)", c);
+            const CastlingRights bit = castling_bit(color, cs);
+            if (rights & bit) return fmt::format("castling right '{}' is given twice", c);
+            rights |= bit;
+            pos.castling_rooks_[color * 2 + cs] = rook;
+        }
+        pos.set_castling(rights);
+        return {};
+    }
+
+    std::string en_passant(std::string_view field) {
+        if (field == "-") return {};
+        const std::optional<Square> ep = parse_square(field);
+        if (!ep) return fmt::format("invalid en passant square '{}'", field);
+        const Color us = pos.side_, them = ~us;
+        if (rank_of(*ep) != relative_rank(us, Rank6))
+            return fmt::format("en passant square {} is not on the {} rank behind a pawn that just moved two squares",
+                               field, us == White ? "6th" : "3rd");
+        const Square pawn = Square(*ep - pawn_push(us));
+        const Square origin = Square(*ep + pawn_push(us));
+        if (pos.piece_on(pawn) != make_piece(them, Pawn))
+            return fmt::format("en passant square {} has no {} pawn in front of it", field, color_name(them));
+        if (pos.piece_on(*ep) != NoPiece || pos.piece_on(origin) != NoPiece)
+            return fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep), square_name(origin));
+        pos.set_en_passant_if_capturable(*ep);
+        return {};
+    }
+
+    std::string clocks(std::string_view halfmove, std::string_view fullmove) {
+        const auto half = parse_number(halfmove);
+        if (!half || *half > 9999) return fmt::format("halfmove clock '{}' is not a number from 0 to 9999", halfmove);
+        const auto full = parse_number(fullmove);
+        if (!full || *full < 1 || *full > 9999) return fmt::format("fullmove number '{}' is not a number from 1 to 9999", fullmove);
+        pos.halfmove_ = uint16_t(*half);
+        pos.fullmove_ = uint16_t(*full);
+        return {};
+    }
+};
+
+std::string Position::validate() const {
+    for (Color c : {White, Black}) {
+        const int kings = popcount(pieces(c, King));
+        if (kings != 1) return fmt::format("{} has {} kings, expected exactly one", color_name(c), kings);
+        const int pawns = popcount(pieces(c, Pawn));
+        if (pawns > 8) return fmt::format("{} has {} pawns, at most 8 are possible", color_name(c), pawns);
+        // Every piece beyond the initial set must have come from a promoted pawn.
+        int promoted = 0;
+        const int initial[] = {0, 2, 2, 2, 1};
+        for (PieceType t : {Knight, Bishop, Rook, Queen})
+            promoted += std::max(0, popcount(pieces(c, t)) - initial[t]);
+        if (promoted > 8 - pawns)
+            return fmt::format("{} has more pieces than its missing pawns could have promoted to", color_name(c));
+    }
+    if (const Bitboard back_rank_pawns = pieces(Pawn) & (rank_bb(Rank1) | rank_bb(Rank8)))
+        return fmt::format("pawn on the first or last rank ({})", square_name(lsb(back_rank_pawns)));
+    const Color them = ~side_;
+    if (is_attacked(king_square(them), side_, occupied()))
+        return fmt::format("the side not to move ({}) is in check", color_name(them));
+    if (popcount(attackers_to(king_square(side_), occupied()) & pieces(them)) > 2)
+        return fmt::format("{} is in check from more than two pieces", color_name(side_));
+    return {};
+}
+
+FenResult Position::from_fen(std::string_view fen, bool chess960) {
+    const std::vector<std::string_view> fields = split_fields(fen);
+    if (fields.empty()) return {std::nullopt, "empty FEN"};
+    if (fields.size() < 4 || fields.size() > 6)
+        return {std::nullopt, fmt::format("FEN has {} fields, expected 4 to 6", fields.size())};
+
+    Position pos;
+    pos.chess960_ = chess960;
+    FenReader reader{pos};
+    std::string error = reader.board(fields[0]);
+    if (error.empty()) error = reader.side(fields[1]);
+    if (error.empty()) error = pos.validate();
+    if (error.empty()) error = reader.castling(fields[2]);
+    if (error.empty()) pos.update_check_info();
+    if (error.empty()) error = reader.en_passant(fields[3]);
+    if (error.empty())
+        error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
+    if (!error.empty()) return {std::nullopt, error};
+    return {pos, {}};
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < 8; ++file) {
+            const Piece p = board_[make_square(File(file), Rank(rank))];
+            if (p == NoPiece) {
+                ++empty;
+                continue;
+            }
+            if (empty) out += char('0' + empty);
+            empty = 0;
+            const char letter = PieceLetters[type_of(p)];
+            out += color_of(p) == White ? letter : char(std::tolower(letter));
+        }
+        if (empty) out += char('0' + empty);
+        if (rank) out += '/';
+    }
+    out += side_ == White ? " w " : " b ";
+    if (!castling_) out += '-';
+    for (Color c : {White, Black}) {
+        for (CastleSide cs : {KingSide, QueenSide}) {
+            if (!can_castle(c, cs)) continue;
+            char letter = chess960_ ? char('A' + file_of(castling_rook(c, cs))) : (cs == KingSide ? 'K' : 'Q');
+            out += c == White ? letter : char(std::tolower(letter));
+        }
+    }
+    out += ' ';
+    out += ep_square_ == NoSquare ? std::string("-") : square_name(ep_square_);
+    out += fmt::format(" {} {}", halfmove_, fullmove_);
+    return out;
+}
+
+} // namespace arbiter

@@ -1,0 +1,194 @@
+#include "chess/movegen.h"
+
+namespace arbiter {
+
+namespace {
+
+// The generator below is written once and instantiated with two sinks: one that
+// stores moves and one that only counts them.
+struct ListSink {
+    MoveList& list;
+
+    void add(Square from, Square to, Move::Kind kind = Move::Normal) { list.push_back(Move(from, to, kind)); }
+    void add_targets(Square from, Bitboard targets) {
+        for (Square to : squares(targets)) list.push_back(Move(from, to));
+    }
+    template <int Delta>
+    void add_pawn_moves(Bitboard targets) {
+        for (Square to : squares(targets)) list.push_back(Move(Square(to - Delta), to));
+    }
+    void add_promotions(Square from, Square to) {
+        for (PieceType t : {Queen, Rook, Bishop, Knight}) list.push_back(Move(from, to, Move::Promotion, t));
+    }
+    template <int Delta>
+    void add_promotions(Bitboard targets) {
+        for (Square to : squares(targets)) add_promotions(Square(to - Delta), to);
+    }
+};
+
+struct CountSink {
+    uint64_t count = 0;
+
+    void add(Square, Square, Move::Kind = Move::Normal) { ++count; }
+    void add_targets(Square, Bitboard targets) { count += popcount(targets); }
+    template <int Delta>
+    void add_pawn_moves(Bitboard targets) { count += popcount(targets); }
+    void add_promotions(Square, Square) { count += 4; }
+    template <int Delta>
+    void add_promotions(Bitboard targets) { count += 4 * popcount(targets); }
+};
+
+template <Color Us, GenKind Kind, typename Sink>
+void generate_pawn_moves(const Position& pos, Bitboard check_mask, Sink& sink) {
+    constexpr Color Them = ~Us;
+    constexpr Direction Up = Us == White ? North : South;
+    constexpr Direction UpLeft = Us == White ? NorthWest : SouthEast;
+    constexpr Direction UpRight = Us == White ? NorthEast : SouthWest;
+    constexpr Bitboard Rank7BB = rank_bb(relative_rank(Us, Rank7));
+    constexpr Bitboard Rank3BB = rank_bb(relative_rank(Us, Rank3));
+
+    const Bitboard empty = ~pos.occupied();
+    const Bitboard enemies = pos.pieces(Them);
+    const Bitboard pawns = pos.pieces(Us, Pawn);
+    const Bitboard free = pawns & ~pos.pinned();
+
+    if constexpr (Kind != GenKind::Noisy) {
+        const Bitboard single = shift<Up>(free & ~Rank7BB) & empty;
+        const Bitboard twice = shift<Up>(single & Rank3BB) & empty;
+        sink.template add_pawn_moves<Up>(single & check_mask);
+        sink.template add_pawn_moves<2 * Up>(twice & check_mask);
+    }
+    if constexpr (Kind != GenKind::Quiet) {
+        const Bitboard promoting = free & Rank7BB;
+        sink.template add_promotions<Up>(shift<Up>(promoting) & empty & check_mask);
+        sink.template add_promotions<UpLeft>(shift<UpLeft>(promoting) & enemies & check_mask);
+        sink.template add_promotions<UpRight>(shift<UpRight>(promoting) & enemies & check_mask);
+        const Bitboard capturing = free & ~Rank7BB;
+        sink.template add_pawn_moves<UpLeft>(shift<UpLeft>(capturing) & enemies & check_mask);
+        sink.template add_pawn_moves<UpRight>(shift<UpRight>(capturing) & enemies & check_mask);
+
+        // The position keeps an en passant square only when some capture is legal,
+        // and each candidate is checked by simulation (pins, the rank case, checks).
+        if (pos.ep_square() != NoSquare)
+            for (Square from : squares(pawn_attacks(Them, pos.ep_square()) & pawns))
+                if (pos.en_passant_is_legal(from)) sink.add(from, pos.ep_square(), Move::EnPassant);
+    }
+
+    // A pinned pawn moves only along its pin line. In check it cannot move at all (the
+    // pin line meets the check line only at the king), which the check mask enforces.
+    const Square ksq = pos.king_square(Us);
+    for (Square from : squares(pawns & pos.pinned())) {
+        const Bitboard line = line_through(ksq, from) & check_mask;
+        Bitboard pushes = 0;
+        const Square one = Square(from + int(Up));
+        if (contains(empty, one)) {
+            pushes = square_bb(one);
+            if (rank_of(from) == relative_rank(Us, Rank2) && contains(empty, Square(one + int(Up))))
+                pushes |= square_bb(Square(one + int(Up)));
+        }
+        pushes &= line;
+        const Bitboard captures = pawn_attacks(Us, from) & enemies & line;
+        if (contains(Rank7BB, from)) {
+            if constexpr (Kind != GenKind::Quiet)
+                for (Square to : squares(pushes | captures)) sink.add_promotions(from, to);
+        } else {
+            if constexpr (Kind != GenKind::Quiet) sink.add_targets(from, captures);
+            if constexpr (Kind != GenKind::Noisy) sink.add_targets(from, pushes);
+        }
+    }
+}
+
+template <Color Us, typename Sink>
+void generate_castling(const Position& pos, Sink& sink) {
+    const Square ksq = pos.king_square(Us);
+    const Bitboard occupied = pos.occupied();
+    for (CastleSide side : {KingSide, QueenSide}) {
+        if (!pos.can_castle(Us, side)) continue;
+        const Square rsq = pos.castling_rook(Us, side);
+        const Square king_to = relative_square(Us, side == KingSide ? G1 : C1);
+        const Square rook_to = relative_square(Us, side == KingSide ? F1 : D1);
+        const Bitboard king_and_rook = square_bb(ksq) | square_bb(rsq);
+        // Chess960 (and FIDE 3.8 in the standard case): every square the king or the
+        // rook passes or lands on is empty but for these two pieces...
+        const Bitboard travelled = between(ksq, king_to) | square_bb(king_to) |
+                                   between(rsq, rook_to) | square_bb(rook_to);
+        if (occupied & travelled & ~king_and_rook) continue;
+        // ...and no square the king stands on, passes or lands on is attacked. The
+        // check uses the board without king and rook: the rook may be the piece that
+        // shields the king's destination (king b1, rook a1, enemy queen beyond).
+        const Bitboard after = occupied ^ king_and_rook;
+        bool safe = true;
+        for (Square s : squares(between(ksq, king_to) | square_bb(king_to)))
+            if (pos.is_attacked(s, ~Us, after)) { safe = false; break; }
+        if (safe) sink.add(ksq, rsq, Move::Castling);
+    }
+}
+
+template <Color Us, GenKind Kind, typename Sink>
+void generate_all(const Position& pos, Sink& sink) {
+    constexpr Color Them = ~Us;
+    const Bitboard occupied = pos.occupied();
+    const Bitboard ours = pos.pieces(Us);
+    const Square ksq = pos.king_square(Us);
+    const Bitboard checkers = pos.checkers();
+
+    Bitboard kind_mask = Kind == GenKind::Noisy ? pos.pieces(Them) : Kind == GenKind::Quiet ? ~occupied : ~ours;
+
+    const Bitboard without_king = occupied ^ square_bb(ksq);
+    for (Square to : squares(king_attacks(ksq) & kind_mask))
+        if (!pos.is_attacked(to, Them, without_king)) sink.add(ksq, to);
+    if (more_than_one(checkers)) return;
+
+    const Bitboard check_mask = checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
+    const Bitboard targets = kind_mask & check_mask;
+    const Bitboard pinned = pos.pinned();
+
+    generate_pawn_moves<Us, Kind>(pos, check_mask, sink);
+    for (Square from : squares(pos.pieces(Us, Knight) & ~pinned))
+        sink.add_targets(from, knight_attacks(from) & targets);
+    const Bitboard queens = pos.pieces(Us, Queen);
+    for (Square from : squares(pos.pieces(Us, Bishop) | queens)) {
+        Bitboard to = bishop_attacks(from, occupied) & targets;
+        if (contains(pinned, from)) to &= line_through(ksq, from);
+        sink.add_targets(from, to);
+    }
+    for (Square from : squares(pos.pieces(Us, Rook) | queens)) {
+        Bitboard to = rook_attacks(from, occupied) & targets;
+        if (contains(pinned, from)) to &= line_through(ksq, from);
+        sink.add_targets(from, to);
+    }
+    if constexpr (Kind != GenKind::Noisy)
+        if (!checkers) generate_castling<Us>(pos, sink);
+}
+
+template <GenKind Kind, typename Sink>
+void dispatch(const Position& pos, Sink& sink) {
+    if (pos.side_to_move() == White) generate_all<White, Kind>(pos, sink);
+    else generate_all<Black, Kind>(pos, sink);
+}
+
+} // namespace
+
+template <GenKind Kind>
+void generate(const Position& pos, MoveList& list) {
+    ListSink sink{list};
+    dispatch<Kind>(pos, sink);
+}
+
+template void generate<GenKind::All>(const Position&, MoveList&);
+template void generate<GenKind::Noisy>(const Position&, MoveList&);
+template void generate<GenKind::Quiet>(const Position&, MoveList&);
+
+uint64_t count_legal_moves(const Position& pos) {
+    CountSink sink;
+    dispatch<GenKind::All>(pos, sink);
+    return sink.count;
+}
+
+bool is_legal(const Position& pos, Move m) {
+    for (Move legal : legal_moves(pos))
+        if (legal == m) return true;
+    return false;
+}
+
+} // namespace arbiter

@@ -1,0 +1,121 @@
+#pragma once
+// A chess position as a value: board, side to move, castling rights, en passant
+// square and clocks, plus derived check information.
+//
+// Moves are made by copying (`Position next = pos.apply(move)`): there is no undo to
+// get wrong, and a position is small enough (see the static_assert) that the copy is
+// cheaper than the bookkeeping make/unmake needs.
+//
+// Invariants kept by every constructor and by apply():
+// - the side not to move is not in check;
+// - `ep_square()` is set only when the side to move has a *legal* en passant capture.
+//   FIDE 9.2.3 counts a position as the same whether or not an unusable en passant
+//   right exists, so the key, the FEN we write and repetition detection all ignore it;
+// - `checkers()` and `pinned()` describe the side to move.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "chess/attacks.h"
+#include "chess/bitboard.h"
+#include "chess/move.h"
+#include "chess/zobrist.h"
+
+namespace arbiter {
+
+using zobrist::Key;
+
+struct FenResult;
+
+class Position {
+public:
+    static constexpr std::string_view StartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    // Strict FEN reader. `chess960` allows any king and rook files and Shredder-FEN
+    // castling letters; without it castling rights need the standard e- and a/h-files.
+    static FenResult from_fen(std::string_view fen, bool chess960 = false);
+    static Position startpos();
+
+    std::string fen() const;
+
+    // The position after a legal move. The move must be legal here.
+    Position apply(Move move) const;
+
+    Color side_to_move() const { return side_; }
+    Piece piece_on(Square s) const { return board_[s]; }
+    Bitboard occupied() const { return by_color_[White] | by_color_[Black]; }
+    Bitboard pieces(Color c) const { return by_color_[c]; }
+    Bitboard pieces(PieceType t) const { return by_type_[t]; }
+    Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
+    Square king_square(Color c) const { return lsb(pieces(c, King)); }
+
+    Bitboard checkers() const { return checkers_; }
+    bool in_check() const { return checkers_ != 0; }
+    // Pieces of the side to move that shield their own king from a slider.
+    Bitboard pinned() const { return pinned_; }
+
+    Key key() const { return key_; }
+    Key pawn_key() const { return pawn_key_; }
+    Square ep_square() const { return ep_square_; }
+    CastlingRights castling_rights() const { return castling_; }
+    bool can_castle(Color c, CastleSide side) const { return castling_ & castling_bit(c, side); }
+    // The rook a castling right belongs to; meaningful only while the right exists.
+    Square castling_rook(Color c, CastleSide side) const { return castling_rooks_[c * 2 + side]; }
+    int halfmove_clock() const { return halfmove_; }
+    int fullmove_number() const { return fullmove_; }
+    bool chess960() const { return chess960_; }
+
+    // Pieces of either colour attacking `s` when the board holds `occupied`.
+    Bitboard attackers_to(Square s, Bitboard occupied) const;
+    bool is_attacked(Square s, Color by, Bitboard occupied) const;
+    bool is_capture(Move m) const {
+        return m.kind() == Move::EnPassant || (m.kind() != Move::Castling && board_[m.to()] != NoPiece);
+    }
+    // Whether the pawn on `from` may legally capture en passant on `ep_square()`.
+    bool en_passant_is_legal(Square from) const;
+
+    // Same pieces on the same squares, same side to move, same castling rights and
+    // same en passant possibility: "the same position" of FIDE 9.2.3.
+    bool same_position(const Position& other) const;
+
+private:
+    Position() { for (Piece& p : board_) p = NoPiece; }
+
+    void put_piece(Piece p, Square s);
+    void remove_piece(Square s);
+    void move_piece(Square from, Square to);
+    void set_castling(CastlingRights rights);
+    // Recomputes checkers and pins for the side to move.
+    void update_check_info();
+    // Sets the en passant square after a double push if, and only if, a capture is legal.
+    void set_en_passant_if_capturable(Square ep);
+
+    std::string validate() const;
+    friend struct FenReader;
+
+    Bitboard by_type_[6] = {};
+    Bitboard by_color_[2] = {};
+    Piece board_[64];
+    Key key_ = 0;
+    Key pawn_key_ = 0;
+    Bitboard checkers_ = 0;
+    Bitboard pinned_ = 0;
+    Square castling_rooks_[4] = {NoSquare, NoSquare, NoSquare, NoSquare};
+    CastlingRights castling_ = 0;
+    Square ep_square_ = NoSquare;
+    Color side_ = White;
+    bool chess960_ = false;
+    uint16_t halfmove_ = 0;
+    uint16_t fullmove_ = 1;
+};
+
+// The outcome of parsing a FEN: a position or the reason it was refused.
+struct FenResult {
+    std::optional<Position> position;
+    std::string error;
+};
+
+static_assert(sizeof(Position) == 176, "Position is copied on every move: keep it small");
+
+} // namespace arbiter

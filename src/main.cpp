@@ -1,0 +1,42 @@
+// Entry point: argv dispatch only. No arguments: the UCI loop on stdin/stdout.
+
+#include <charconv>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "uci/uci.h"
+
+namespace {
+
+int usage() {
+    std::cerr << "usage: arbiter                      UCI on standard input and output\n"
+                 "       arbiter perft <depth> [fen]  move counts per root move (divide)\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    if (argc == 1) {
+        arbiter::uci::Session session(std::cout);
+        session.run(std::cin);
+        return 0;
+    }
+    const std::string_view command = argv[1];
+    if (command == "perft" && argc >= 3) {
+        int depth = 0;
+        const std::string_view text = argv[2];
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
+        if (ec != std::errc() || end != text.data() + text.size()) {
+            std::cerr << "arbiter: perft depth '" << text << "' is not a number\n";
+            return 2;
+        }
+        std::string fen;
+        for (int i = 3; i < argc; ++i) fen += std::string(i > 3 ? " " : "") + argv[i];
+        return arbiter::uci::perft_command(depth, fen, std::cout, std::cerr);
+    }
+    std::cerr << "arbiter: unknown command '" << command << "'\n";
+    return usage();
+}
