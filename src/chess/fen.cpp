@@ -16,13 +16,16 @@ namespace {
 
 constexpr std::string_view PieceLetters = "PNBRQK";
 
+// Line ends count as blanks: a FEN read from a CRLF file keeps its '\r'.
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 std::vector<std::string_view> split_fields(std::string_view text) {
     std::vector<std::string_view> fields;
     size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        while (i < text.size() && is_blank(text[i])) ++i;
         const size_t start = i;
-        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        while (i < text.size() && !is_blank(text[i])) ++i;
         if (i > start) fields.push_back(text.substr(start, i - start));
     }
     return fields;
@@ -84,6 +87,8 @@ struct FenReader {
         for (char c : field) {
             const Color color = std::isupper(static_cast<unsigned char>(c)) ? White : Black;
             const char upper = char(std::toupper(static_cast<unsigned char>(c)));
+            if (upper != 'K' && upper != 'Q' && (upper < 'A' || upper > 'H'))
+                return fmt::format("invalid castling field '{}'", field);
             const Rank back = relative_rank(color, Rank1);
             const Bitboard king = pos.pieces(color, King) & rank_bb(back);
             if (!king) return fmt::format("castling right '{}' needs the {} king on its first rank", c, color_name(color));
@@ -96,11 +101,9 @@ struct FenReader {
                 if (right_of_king) rook = msb(right_of_king);   // X-FEN: the outermost rook
             } else if (upper == 'Q') {
                 if (left_of_king) rook = lsb(left_of_king);
-            } else if (upper >= 'A' && upper <= 'H') {
+            } else {
                 const Square s = make_square(File(upper - 'A'), back);
                 if (rooks & square_bb(s)) rook = s;
-            } else {
-                return fmt::format("invalid castling field '{}'", field);
             }
             if (rook == NoSquare || rook == ksq)
                 return fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color));
@@ -136,12 +139,15 @@ struct FenReader {
     }
 
     std::string clocks(std::string_view halfmove, std::string_view fullmove) {
+        // The limit only keeps the counters far from overflow: a billion moves.
+        constexpr unsigned Limit = 1'000'000'000;
         const auto half = parse_number(halfmove);
-        if (!half || *half > 9999) return fmt::format("halfmove clock '{}' is not a number from 0 to 9999", halfmove);
+        if (!half || *half > Limit) return fmt::format("halfmove clock '{}' is not a number from 0 to {}", halfmove, Limit);
         const auto full = parse_number(fullmove);
-        if (!full || *full < 1 || *full > 9999) return fmt::format("fullmove number '{}' is not a number from 1 to 9999", fullmove);
-        pos.halfmove_ = uint16_t(*half);
-        pos.fullmove_ = uint16_t(*full);
+        if (!full || *full < 1 || *full > Limit)
+            return fmt::format("fullmove number '{}' is not a number from 1 to {}", fullmove, Limit);
+        pos.halfmove_ = *half;
+        pos.fullmove_ = *full;
         return {};
     }
 };

@@ -28,6 +28,11 @@ public:
     constexpr PieceType promotion() const { return PieceType(((bits_ >> 12) & 3) + Knight); }
     constexpr bool is_null() const { return bits_ == 0; }
     constexpr uint16_t raw() const { return bits_; }
+    static constexpr Move from_raw(uint16_t bits) {
+        Move m;
+        m.bits_ = bits;
+        return m;
+    }
     constexpr bool operator==(const Move&) const = default;
 
 private:

@@ -39,7 +39,7 @@ struct CountSink {
 };
 
 template <Color Us, GenKind Kind, typename Sink>
-void generate_pawn_moves(const Position& pos, Bitboard check_mask, Sink& sink) {
+void generate_pawn_moves(const Position& pos, Bitboard check_mask, Bitboard movers, Sink& sink) {
     constexpr Color Them = ~Us;
     constexpr Direction Up = Us == White ? North : South;
     constexpr Direction UpLeft = Us == White ? NorthWest : SouthEast;
@@ -49,7 +49,7 @@ void generate_pawn_moves(const Position& pos, Bitboard check_mask, Sink& sink) {
 
     const Bitboard empty = ~pos.occupied();
     const Bitboard enemies = pos.pieces(Them);
-    const Bitboard pawns = pos.pieces(Us, Pawn);
+    const Bitboard pawns = pos.pieces(Us, Pawn) & movers;
     const Bitboard free = pawns & ~pos.pinned();
 
     if constexpr (Kind != GenKind::Noisy) {
@@ -124,8 +124,9 @@ void generate_castling(const Position& pos, Sink& sink) {
     }
 }
 
+// `movers` restricts generation to the pieces on those squares (all pieces: ~0).
 template <Color Us, GenKind Kind, typename Sink>
-void generate_all(const Position& pos, Sink& sink) {
+void generate_all(const Position& pos, Bitboard movers, Sink& sink) {
     constexpr Color Them = ~Us;
     const Bitboard occupied = pos.occupied();
     const Bitboard ours = pos.pieces(Us);
@@ -135,36 +136,37 @@ void generate_all(const Position& pos, Sink& sink) {
     Bitboard kind_mask = Kind == GenKind::Noisy ? pos.pieces(Them) : Kind == GenKind::Quiet ? ~occupied : ~ours;
 
     const Bitboard without_king = occupied ^ square_bb(ksq);
-    for (Square to : squares(king_attacks(ksq) & kind_mask))
-        if (!pos.is_attacked(to, Them, without_king)) sink.add(ksq, to);
+    if (contains(movers, ksq))
+        for (Square to : squares(king_attacks(ksq) & kind_mask))
+            if (!pos.is_attacked(to, Them, without_king)) sink.add(ksq, to);
     if (more_than_one(checkers)) return;
 
     const Bitboard check_mask = checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
     const Bitboard targets = kind_mask & check_mask;
     const Bitboard pinned = pos.pinned();
 
-    generate_pawn_moves<Us, Kind>(pos, check_mask, sink);
-    for (Square from : squares(pos.pieces(Us, Knight) & ~pinned))
+    generate_pawn_moves<Us, Kind>(pos, check_mask, movers, sink);
+    for (Square from : squares(pos.pieces(Us, Knight) & ~pinned & movers))
         sink.add_targets(from, knight_attacks(from) & targets);
-    const Bitboard queens = pos.pieces(Us, Queen);
-    for (Square from : squares(pos.pieces(Us, Bishop) | queens)) {
+    const Bitboard queens = pos.pieces(Us, Queen) & movers;
+    for (Square from : squares((pos.pieces(Us, Bishop) & movers) | queens)) {
         Bitboard to = bishop_attacks(from, occupied) & targets;
         if (contains(pinned, from)) to &= line_through(ksq, from);
         sink.add_targets(from, to);
     }
-    for (Square from : squares(pos.pieces(Us, Rook) | queens)) {
+    for (Square from : squares((pos.pieces(Us, Rook) & movers) | queens)) {
         Bitboard to = rook_attacks(from, occupied) & targets;
         if (contains(pinned, from)) to &= line_through(ksq, from);
         sink.add_targets(from, to);
     }
     if constexpr (Kind != GenKind::Noisy)
-        if (!checkers) generate_castling<Us>(pos, sink);
+        if (!checkers && contains(movers, ksq)) generate_castling<Us>(pos, sink);
 }
 
 template <GenKind Kind, typename Sink>
-void dispatch(const Position& pos, Sink& sink) {
-    if (pos.side_to_move() == White) generate_all<White, Kind>(pos, sink);
-    else generate_all<Black, Kind>(pos, sink);
+void dispatch(const Position& pos, Sink& sink, Bitboard movers = ~Bitboard(0)) {
+    if (pos.side_to_move() == White) generate_all<White, Kind>(pos, movers, sink);
+    else generate_all<Black, Kind>(pos, movers, sink);
 }
 
 } // namespace
@@ -186,7 +188,14 @@ uint64_t count_legal_moves(const Position& pos) {
 }
 
 bool is_legal(const Position& pos, Move m) {
-    for (Move legal : legal_moves(pos))
+    // Generating only the moves of the piece on the origin square keeps this cheap
+    // enough to validate hash-table and killer moves in search.
+    if (m.is_null() || pos.piece_on(m.from()) == NoPiece || color_of(pos.piece_on(m.from())) != pos.side_to_move())
+        return false;
+    MoveList list;
+    ListSink sink{list};
+    dispatch<GenKind::All>(pos, sink, square_bb(m.from()));
+    for (Move legal : list)
         if (legal == m) return true;
     return false;
 }

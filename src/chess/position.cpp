@@ -108,8 +108,8 @@ Position Position::apply(Move m) const {
         next.key_ ^= zobrist::en_passant(file_of(next.ep_square_));
         next.ep_square_ = NoSquare;
     }
-    if (next.halfmove_ < UINT16_MAX) ++next.halfmove_;
-    if (us == Black && next.fullmove_ < UINT16_MAX) ++next.fullmove_;
+    ++next.halfmove_;
+    if (us == Black) ++next.fullmove_;
 
     Square double_push_ep = NoSquare;
     switch (m.kind()) {
@@ -163,6 +163,27 @@ Position Position::apply(Move m) const {
     if (double_push_ep != NoSquare) next.set_en_passant_if_capturable(double_push_ep);
     next.update_check_info();
     return next;
+}
+
+Position Position::apply_null_move() const {
+    Position next = *this;
+    if (next.ep_square_ != NoSquare) {
+        next.key_ ^= zobrist::en_passant(file_of(next.ep_square_));
+        next.ep_square_ = NoSquare;
+    }
+    ++next.halfmove_;
+    next.side_ = ~side_;
+    next.key_ ^= zobrist::side();
+    next.update_check_info();
+    return next;
+}
+
+Key Position::key_after(Move m) const {
+    const Piece moving = board_[m.from()];
+    Key k = key_ ^ zobrist::side() ^ zobrist::piece_square(moving, m.from()) ^ zobrist::piece_square(moving, m.to());
+    if (m.kind() != Move::Castling && board_[m.to()] != NoPiece) k ^= zobrist::piece_square(board_[m.to()], m.to());
+    if (ep_square_ != NoSquare) k ^= zobrist::en_passant(file_of(ep_square_));
+    return k;
 }
 
 bool Position::same_position(const Position& other) const {

@@ -41,6 +41,12 @@ public:
 
     // The position after a legal move. The move must be legal here.
     Position apply(Move move) const;
+    // The same position with the other side to move (the search's null move). Only
+    // valid when the side to move is not in check.
+    Position apply_null_move() const;
+    // The key of the position after `move`, cheaply, for prefetching: exact for
+    // moves without side effects, approximate for castling, en passant, promotions.
+    Key key_after(Move move) const;
 
     Color side_to_move() const { return side_; }
     Piece piece_on(Square s) const { return board_[s]; }
@@ -106,8 +112,8 @@ private:
     Square ep_square_ = NoSquare;
     Color side_ = White;
     bool chess960_ = false;
-    uint16_t halfmove_ = 0;
-    uint16_t fullmove_ = 1;
+    uint32_t halfmove_ = 0;
+    uint32_t fullmove_ = 1;
 };
 
 // The outcome of parsing a FEN: a position or the reason it was refused.

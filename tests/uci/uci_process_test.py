@@ -1,3 +1,261 @@
 #!/usr/bin/env python3
+"""Process-level tests of the built engine: the binary driven through pipes, as a GUI
+or a script drives it.
+
+usage: uci_process_test.py path/to/arbiter
+
+Every read has a timeout, so a hang fails the test instead of blocking CTest. Prints
+one line per failure and a final `N passed, M failed`; exits non-zero when any failed.
+"""
+import os
+import queue
+import subprocess
 import sys
-sys.exit(0)
+import threading
+import time
+
+TIMEOUT = 20  # seconds; generous for a slow CI machine, short enough to end a hang
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+class Engine:
+    """The engine in UCI mode with stdin kept open; stdout read line by line by a thread
+    so that every read can time out."""
+
+    def __init__(self, binary):
+        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def read_line(self, timeout=TIMEOUT):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no output within {timeout:.0f} s") from None
+        if line is None:
+            raise AssertionError("the engine closed its output")
+        return line
+
+    def read_until(self, predicate, timeout=TIMEOUT):
+        """Lines up to and including the first one for which predicate is true."""
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out after {timeout:.0f} s; last lines {seen[-5:]}")
+            seen.append(self.read_line(left))
+            if predicate(seen[-1]):
+                return seen
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=TIMEOUT)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def run_command_line(binary, *args, stdin_text=""):
+    return subprocess.run([binary, *args], input=stdin_text, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def test_handshake(binary):
+    with Engine(binary) as e:
+        e.send("uci")
+        lines = e.read_until(lambda l: l == "uciok")
+        check(any(l.startswith("id name Arbiter") for l in lines), f"no 'id name Arbiter' in {lines}")
+        check(any(l.startswith("id author ") for l in lines), f"no 'id author' in {lines}")
+        check("option name UCI_Chess960 type check default false" in lines, f"no UCI_Chess960 option in {lines}")
+        e.send("isready")
+        check(e.read_line() == "readyok", "isready after uci")
+
+
+def test_position_and_d(binary):
+    with Engine(binary) as e:
+        e.send("position startpos moves e2e4")
+        e.send("d")
+        lines = e.read_until(lambda l: l.startswith("Status:"))
+        fen = [l for l in lines if l.startswith("Fen: ")]
+        check(fen == ["Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"], f"Fen line: {fen}")
+        check(any(l.startswith("Key: ") for l in lines), "no Key line")
+        check(any(l.startswith("Checkers:") for l in lines), "no Checkers line")
+        check(lines[-1] == "Status: ongoing", f"status line: {lines[-1]}")
+
+
+def test_go_perft(binary):
+    with Engine(binary) as e:
+        e.send("position startpos")
+        e.send("go perft 2")
+        lines = e.read_until(lambda l: l.startswith("Nodes searched"))
+        check(lines[-1] == "Nodes searched: 400", f"total: {lines[-1]}")
+        moves = lines[:-2]
+        check(lines[-2] == "", "no empty line before the total")
+        check(len(moves) == 20 and all(l.endswith(": 20") for l in moves), f"divide: {moves}")
+
+
+def test_malformed_fen(binary):
+    with Engine(binary) as e:
+        e.send("position startpos moves d2d4")
+        e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1")
+        line = e.read_line()
+        check(line.startswith("info string error: "), f"expected an error line, got {line!r}")
+        e.send("d")
+        lines = e.read_until(lambda l: l.startswith("Status:"))
+        check("Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1" in lines,
+              "the previous position was not kept")
+
+
+def test_illegal_move(binary):
+    with Engine(binary) as e:
+        e.send("position startpos moves e2e4 e7e5 e1e3")
+        line = e.read_line()
+        check(line.startswith("info string error: illegal move e1e3"), f"got {line!r}")
+
+
+def test_flushed_promptly(binary):
+    # stdin stays open: a reply stuck in a buffer would never arrive.
+    with Engine(binary) as e:
+        for _ in range(3):
+            e.send("isready")
+            check(e.read_line(timeout=5) == "readyok", "readyok")
+        e.send("position startpos")
+        e.send("go perft 1")
+        lines = e.read_until(lambda l: l.startswith("Nodes searched"), timeout=5)
+        check(lines[-1] == "Nodes searched: 20", f"total: {lines[-1]}")
+
+
+def test_quit(binary):
+    with Engine(binary) as e:
+        e.send("isready")
+        e.read_line()
+        e.send("quit")
+        check(e.proc.wait(timeout=TIMEOUT) == 0, "exit code after quit")
+
+
+def test_eof_ends_cleanly(binary):
+    with Engine(binary) as e:
+        e.send("isready")
+        check(e.read_line() == "readyok", "readyok")
+        e.proc.stdin.close()
+        check(e.proc.wait(timeout=TIMEOUT) == 0, f"exit code {e.proc.returncode} at end of input")
+        check(e.proc.stderr.read() == "", "stderr output at end of input")
+
+
+def test_garbage_does_not_crash(binary):
+    garbage = "\n".join([
+        "", "   ", "\t\r", "x" * 200000, "position fen " + "8/" * 5000, "go perft", "go perft 99",
+        "setoption name", "setoption name Nope value 3", "position startpos moves " + "e2e4 " * 50,
+        "\u00e9\u00e8\u2603", "position fen \u2603", "d",
+    ]) + "\n"
+    result = subprocess.run([binary], input=garbage.encode() + bytes(range(256)) + b"\nisready\n",
+                            capture_output=True, timeout=TIMEOUT)
+    check(result.returncode == 0, f"exit code {result.returncode}; stderr {result.stderr[-300:]!r}")
+    check(result.stdout.decode(errors="replace").splitlines()[-1] == "readyok", "no readyok after the garbage")
+
+
+def test_long_move_list(binary):
+    with Engine(binary) as e:
+        e.send("position startpos moves " + " ".join(["g1f3 g8f6 f3g1 f6g8"] * 1000))
+        e.send("d")
+        lines = e.read_until(lambda l: l.startswith("Status:"))
+        check(f"Fen: {START_FEN[:-4]} 4000 2001" in lines, "position after 4000 plies")
+        check(lines[-1] == "Status: fivefold-repetition", f"status: {lines[-1]}")
+
+
+def test_command_line_perft(binary):
+    result = run_command_line(binary, "perft", "3")
+    check(result.returncode == 0, f"exit code {result.returncode}; stderr {result.stderr!r}")
+    lines = result.stdout.splitlines()
+    check("Nodes searched: 8902" in lines, f"no 'Nodes searched: 8902' in {lines[-3:]}")
+    check(len([l for l in lines if ": " in l and not l.startswith("Nodes")]) == 20, "20 divide lines")
+
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    result = run_command_line(binary, "perft", "2", kiwipete)
+    check(result.returncode == 0 and "Nodes searched: 2039" in result.stdout.splitlines(), "kiwipete perft 2")
+    # The FEN may also come as separate words, as a shell splits it.
+    result = run_command_line(binary, "perft", "2", *kiwipete.split())
+    check(result.returncode == 0 and "Nodes searched: 2039" in result.stdout.splitlines(),
+          "kiwipete perft 2 with the FEN in separate arguments")
+    # A Chess960 FEN is recognised from the command line.
+    result = run_command_line(binary, "perft", "1", "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w GBgb - 0 1")
+    check(result.returncode == 0 and "d1g1: 1" in result.stdout.splitlines(), "Chess960 perft from the command line")
+
+
+def test_command_line_errors(binary):
+    cases = [
+        ("perft", "3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
+        ("perft", "x"),
+        ("perft", "0"),
+        ("perft", "-1"),
+        ("perft", "3x"),
+        ("perft",),
+        ("bogus",),
+        ("--help-me",),
+    ]
+    for args in cases:
+        result = run_command_line(binary, *args)
+        check(result.returncode != 0, f"`arbiter {' '.join(args)}` exited 0")
+        check(result.stderr.strip() != "", f"`arbiter {' '.join(args)}` printed no message on stderr")
+        check(result.stdout == "", f"`arbiter {' '.join(args)}` printed on stdout: {result.stdout[:200]!r}")
+
+
+TESTS = [
+    test_handshake,
+    test_position_and_d,
+    test_go_perft,
+    test_malformed_fen,
+    test_illegal_move,
+    test_flushed_promptly,
+    test_quit,
+    test_eof_ends_cleanly,
+    test_garbage_does_not_crash,
+    test_long_move_list,
+    test_command_line_perft,
+    test_command_line_errors,
+]
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: uci_process_test.py path/to/arbiter", file=sys.stderr)
+        return 2
+    binary = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+    for test in TESTS:
+        try:
+            test(binary)
+            passed += 1
+        except Exception as error:  # one failing test must not hide the others
+            failed += 1
+            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
