@@ -11,7 +11,8 @@ namespace {
 
 int usage() {
     std::cerr << "usage: arbiter                      UCI on standard input and output\n"
-                 "       arbiter perft <depth> [fen]  move counts per root move (divide)\n";
+                 "       arbiter perft <depth> [fen]  move counts per root move (divide)\n"
+                 "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n";
     return 2;
 }
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
         for (int i = 3; i < argc; ++i) fen += std::string(i > 3 ? " " : "") + argv[i];
         return arbiter::uci::perft_command(depth, fen, std::cout, std::cerr);
     }
+    if (command == "bench" && argc <= 3) return arbiter::uci::bench_command(argc == 3 ? argv[2] : "", std::cout, std::cerr);
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();
 }

@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <istream>
 #include <ostream>
 
+#include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/perft.h"
+#include "eval/evaluate.h"
+#include "search/bench.h"
 #include "util/strings.h"
 
 #ifndef ARBITER_VERSION
@@ -20,8 +24,9 @@ namespace {
 
 constexpr int MaxPerftDepth = 12;
 
-std::optional<int> parse_int(std::string_view text) {
-    int value = 0;
+template <typename T>
+std::optional<T> parse_number(std::string_view text) {
+    T value{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return value;
@@ -47,13 +52,66 @@ std::string divide_report(const Position& pos, int depth) {
     return text;
 }
 
+// Win/draw/loss per mille from a score: a logistic model with a draw margin.
+std::string wdl_text(search::Score score) {
+    if (search::is_mate(score)) return score > 0 ? "1000 0 0" : "0 0 1000";
+    const double margin = 140, scale = 80;
+    const int win = int(std::lround(1000 / (1 + std::exp((margin - score) / scale))));
+    const int loss = int(std::lround(1000 / (1 + std::exp((margin + score) / scale))));
+    return fmt::format("{} {} {}", win, 1000 - win - loss, loss);
+}
+
+std::string score_text(search::Score score) {
+    if (search::is_mate(score)) return fmt::format("mate {}", search::mate_moves(score));
+    return fmt::format("cp {}", score);
+}
+
+bool is_go_keyword(std::string_view word) {
+    static constexpr std::string_view Keywords[] = {"searchmoves", "ponder", "wtime",    "btime", "winc",
+                                                    "binc",        "movestogo", "depth", "nodes", "mate",
+                                                    "movetime",    "infinite", "perft"};
+    for (std::string_view k : Keywords)
+        if (word == k) return true;
+    return false;
+}
+
 } // namespace
 
 Session::Session(std::ostream& out) : out_(out) {
+    declare_options();
+    engine_.set_listener({
+        [this](const std::vector<search::SearchInfo>& lines) { print_iteration(lines); },
+        [this](Move move, int number, int depth) {
+            println(fmt::format("info depth {} currmove {} currmovenumber {}", depth,
+                                to_uci(move, game_.position().chess960()), number));
+        },
+        [this](Move best, Move ponder) { print_best_move(best, ponder); },
+    });
+}
+
+Session::~Session() {
+    engine_.stop();
+    engine_.wait();
+}
+
+void Session::declare_options() {
+    // The single declaration of every option: `uci` prints these, `setoption` applies them.
+    options_.add_spin("Hash", 16, 1, 65536, [this](const std::string& v) {
+        if (!engine_.set_hash_mb(std::stoul(v)))
+            error(fmt::format("cannot allocate {} MB for the hash table; keeping {} MB", v, engine_.tt().size_mb()));
+    });
+    options_.add_spin("Threads", 1, 1, 1024, [this](const std::string& v) { engine_.set_threads(std::stoi(v)); });
+    options_.add_spin("MultiPV", 1, 1, 256, [this](const std::string& v) { engine_.set_multipv(std::stoi(v)); });
+    options_.add_check("Ponder", false, [](const std::string&) {});
+    options_.add_spin("Move Overhead", 10, 0, 5000,
+                      [this](const std::string& v) { engine_.set_move_overhead(std::stoi(v)); });
+    options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
     options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
+    options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
 }
 
 void Session::println(std::string_view text) {
+    std::lock_guard lock(out_mutex_);
     out_ << text << '\n';
     out_.flush();
 }
@@ -64,20 +122,34 @@ void Session::run(std::istream& in) {
     std::string line;
     while (std::getline(in, line))
         if (!handle(line)) break;
+    engine_.stop();
+    engine_.wait();
 }
 
 bool Session::handle(std::string_view line) {
     const std::vector<std::string_view> words = split_words(line);
     if (words.empty()) return true;
     const std::string_view command = words[0];
-    if (command == "quit") return false;
-    if (command == "uci") cmd_uci();
-    else if (command == "isready") println("readyok");
-    else if (command == "setoption") cmd_setoption(words);
-    else if (command == "ucinewgame") game_ = Game(Position::startpos());
+    const bool busy = engine_.searching();
+    if (command == "quit") {
+        engine_.stop();
+        engine_.wait();
+        return false;
+    }
+    if (command == "isready") println("readyok");
+    else if (command == "stop") engine_.stop();
+    else if (command == "ponderhit") engine_.ponderhit();
+    else if (command == "uci") cmd_uci();
+    else if (command == "debug") {}  // accepted; Arbiter has no extra debug output
     else if (command == "position") cmd_position(words);
-    else if (command == "go") cmd_go(words);
     else if (command == "d") cmd_display();
+    else if (command == "eval") cmd_eval();
+    else if (busy && (command == "setoption" || command == "ucinewgame" || command == "go" || command == "bench"))
+        error(fmt::format("'{}' is not possible while searching; send 'stop' first", command));
+    else if (command == "setoption") cmd_setoption(words);
+    else if (command == "ucinewgame") engine_.new_game();
+    else if (command == "go") cmd_go(words);
+    else if (command == "bench") cmd_bench(words);
     else error(fmt::format("unknown command '{}'", command));
     return true;
 }
@@ -138,21 +210,87 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
 }
 
 void Session::cmd_go(const std::vector<std::string_view>& words) {
-    if (words.size() >= 2 && words[1] == "perft") {
-        const std::optional<int> depth = words.size() >= 3 ? parse_int(words[2]) : std::nullopt;
-        if (!depth || *depth < 1 || *depth > MaxPerftDepth) {
-            error(fmt::format("go perft needs a depth from 1 to {}", MaxPerftDepth));
+    search::SearchLimits limits;
+    const Color us = game_.position().side_to_move();
+    for (size_t i = 1; i < words.size(); ++i) {
+        const std::string_view key = words[i];
+        if (key == "perft") {
+            const auto depth = i + 1 < words.size() ? parse_number<int>(words[i + 1]) : std::nullopt;
+            if (!depth || *depth < 1 || *depth > MaxPerftDepth)
+                error(fmt::format("go perft needs a depth from 1 to {}", MaxPerftDepth));
+            else
+                cmd_perft(*depth);
             return;
         }
-        cmd_perft(*depth);
-        return;
+        if (key == "infinite") limits.infinite = true;
+        else if (key == "ponder") limits.ponder = true;
+        else if (key == "searchmoves") {
+            while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) {
+                const std::optional<Move> m = parse_uci(game_.position(), words[++i]);
+                if (m) limits.search_moves.push_back(*m);
+                else error(fmt::format("searchmoves: illegal move {}", words[i]));
+            }
+        } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" || key == "movestogo" ||
+                   key == "depth" || key == "nodes" || key == "mate" || key == "movetime") {
+            const auto value = i + 1 < words.size() ? parse_number<int64_t>(words[i + 1]) : std::nullopt;
+            if (!value) {
+                error(fmt::format("go {} needs a number", key));
+                continue;
+            }
+            ++i;
+            // Some GUIs send negative times when the clock is nearly out: treat as zero.
+            const int64_t v = std::max<int64_t>(0, *value);
+            if (key == "wtime") limits.time[White] = v;
+            else if (key == "btime") limits.time[Black] = v;
+            else if (key == "winc") limits.increment[White] = v;
+            else if (key == "binc") limits.increment[Black] = v;
+            else if (key == "movestogo") limits.moves_to_go = int(std::min<int64_t>(v, 1000));
+            else if (key == "depth") limits.depth = int(std::min<int64_t>(v, search::MaxPly - 1));
+            else if (key == "nodes") limits.nodes = uint64_t(v);
+            else if (key == "mate") limits.mate = int(std::min<int64_t>(v, search::MaxPly / 2));
+            else limits.movetime = v;
+        } else {
+            error(fmt::format("go: unknown parameter '{}'", key));
+        }
     }
-    error("only 'go perft <depth>' is available in this version");
+    (void)us;
+    engine_.set_game(game_);
+    if (!engine_.go(limits)) error("already searching");
+}
+
+void Session::print_iteration(const std::vector<search::SearchInfo>& lines) {
+    const bool chess960 = engine_.game().position().chess960();
+    for (const search::SearchInfo& info : lines) {
+        if (info.depth == 0) {
+            println(fmt::format("info depth 0 score {}", score_text(info.score)));
+            continue;
+        }
+        std::string text = fmt::format("info depth {} seldepth {} multipv {} score {}", info.depth, info.seldepth,
+                                       info.multipv, score_text(info.score));
+        if (info.bound == search::BoundKind::Lower) text += " lowerbound";
+        if (info.bound == search::BoundKind::Upper) text += " upperbound";
+        if (show_wdl_) text += fmt::format(" wdl {}", wdl_text(info.score));
+        const int64_t nps = info.time_ms > 0 ? int64_t(info.nodes * 1000 / uint64_t(info.time_ms)) : 0;
+        text += fmt::format(" nodes {} nps {} hashfull {} time {} pv", info.nodes, nps, info.hashfull, info.time_ms);
+        for (Move m : info.pv) {
+            text += ' ';
+            text += to_uci(m, chess960);
+        }
+        println(text);
+    }
+}
+
+void Session::print_best_move(Move best, Move ponder) {
+    const bool chess960 = engine_.game().position().chess960();
+    if (best.is_null()) println("bestmove (none)");
+    else if (ponder.is_null()) println(fmt::format("bestmove {}", to_uci(best, chess960)));
+    else println(fmt::format("bestmove {} ponder {}", to_uci(best, chess960), to_uci(ponder, chess960)));
 }
 
 void Session::cmd_perft(int depth) {
-    out_ << divide_report(game_.position(), depth);
-    out_.flush();
+    std::string report = divide_report(game_.position(), depth);
+    report.pop_back();  // println ends the line
+    println(report);
 }
 
 void Session::cmd_display() {
@@ -160,10 +298,30 @@ void Session::cmd_display() {
     std::string checkers;
     for (Square s : squares(pos.checkers())) checkers += square_name(s) + " ";
     if (!checkers.empty()) checkers.pop_back();
-    out_ << board_diagram(pos) << '\n';
-    out_ << fmt::format("Fen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\n", pos.fen(), pos.key(), checkers,
-                        status_token(game_.status()));
-    out_.flush();
+    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}", board_diagram(game_.position()),
+                        pos.fen(), pos.key(), checkers, status_token(game_.status())));
+}
+
+void Session::cmd_eval() {
+    const Position& pos = game_.position();
+    const eval::Breakdown b = eval::breakdown(pos);
+    println(fmt::format("term             mg      eg    (White's view)\n"
+                        "material+psqt {:6} {:7}\nmobility      {:6} {:7}\npawns         {:6} {:7}\n"
+                        "pieces        {:6} {:7}\nking safety   {:6}\nphase {}/24\n"
+                        "Evaluation: {} cp (White's view), {} cp (side to move)",
+                        b.material_psqt_mg, b.material_psqt_eg, b.mobility_mg, b.mobility_eg, b.pawns_mg,
+                        b.pawns_eg, b.pieces_mg, b.pieces_eg, b.king_safety_mg, b.phase, b.total,
+                        eval::evaluate(pos)));
+}
+
+void Session::cmd_bench(const std::vector<std::string_view>& words) {
+    const auto depth = words.size() >= 2 ? parse_number<int>(words[1]) : std::optional<int>(search::BenchDepth);
+    if (!depth || *depth < 1 || *depth > 30) {
+        error("bench takes a depth from 1 to 30");
+        return;
+    }
+    const search::BenchResult result = search::run_bench(*depth, [this](const std::string& line) { println(line); });
+    println(fmt::format("{} nodes {} nps", result.nodes, result.nps()));
 }
 
 std::string board_diagram(const Position& pos) {
@@ -195,6 +353,21 @@ int perft_command(int depth, std::string_view fen, std::ostream& out, std::ostre
         return 2;
     }
     out << divide_report(*start.position, depth);
+    out.flush();
+    return 0;
+}
+
+int bench_command(std::string_view depth_text, std::ostream& out, std::ostream& err) {
+    const auto depth = depth_text.empty() ? std::optional<int>(search::BenchDepth) : parse_number<int>(depth_text);
+    if (!depth || *depth < 1 || *depth > 30) {
+        err << "arbiter: bench depth must be a number from 1 to 30\n";
+        return 2;
+    }
+    const search::BenchResult result = search::run_bench(*depth, [&out](const std::string& line) {
+        out << line << '\n';
+        out.flush();
+    });
+    out << fmt::format("{} nodes {} nps\n", result.nodes, result.nps());
     out.flush();
     return 0;
 }

@@ -1,12 +1,18 @@
 #pragma once
-// The UCI text protocol: reads command lines, prints responses. Chess knowledge
-// comes from the layers below; this layer only parses and prints.
+// The UCI text protocol: reads command lines, prints responses. Chess knowledge and
+// searching come from the layers below; this layer only parses and prints.
+//
+// Threads: the caller of handle() (the stdin reader) and the search thread both
+// print; every line goes through println(), which holds a mutex and flushes.
 
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/game.h"
+#include "search/engine.h"
 #include "uci/options.h"
 
 namespace arbiter::uci {
@@ -14,17 +20,21 @@ namespace arbiter::uci {
 class Session {
 public:
     explicit Session(std::ostream& out);
+    ~Session();
 
     // Handles one command line. Returns false once the session should end (`quit`).
     bool handle(std::string_view line);
-    // Reads and handles lines until `quit` or the end of input.
+    // Reads and handles lines until `quit` or the end of input, then ends any search.
     void run(std::istream& in);
 
     const Game& game() const { return game_; }
+    // Blocks until the current search, if any, has printed its bestmove.
+    void wait_for_search() { engine_.wait(); }
 
 private:
     void println(std::string_view text);
     void error(std::string_view message);
+    void declare_options();
 
     void cmd_uci();
     void cmd_setoption(const std::vector<std::string_view>& words);
@@ -32,11 +42,20 @@ private:
     void cmd_go(const std::vector<std::string_view>& words);
     void cmd_perft(int depth);
     void cmd_display();
+    void cmd_eval();
+    void cmd_bench(const std::vector<std::string_view>& words);
+
+    void print_iteration(const std::vector<search::SearchInfo>& lines);
+    void print_best_move(Move best, Move ponder);
 
     std::ostream& out_;
+    std::mutex out_mutex_;
     OptionRegistry options_;
     bool chess960_ = false;
+    bool show_wdl_ = false;
     Game game_;
+    // Declared last: destroyed first, so its search thread ends before the rest.
+    search::Engine engine_;
 };
 
 // The board as text, White at the bottom, as printed by `d`.
@@ -45,5 +64,8 @@ std::string board_diagram(const Position& pos);
 // Runs a divide from the command line (`arbiter perft <depth> [fen]`). Returns the
 // process exit code; errors go to `err`.
 int perft_command(int depth, std::string_view fen, std::ostream& out, std::ostream& err);
+
+// `arbiter bench [depth]` on the command line. Returns the exit code.
+int bench_command(std::string_view depth, std::ostream& out, std::ostream& err);
 
 } // namespace arbiter::uci

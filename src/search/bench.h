@@ -1,0 +1,23 @@
+#pragma once
+// The bench: fixed-depth searches of a fixed set of positions, each from a fresh
+// engine state, single thread and 16 MB hash. The total node count is the
+// functional signature of search and evaluation (`Bench: N` in commit messages).
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace arbiter::search {
+
+constexpr int BenchDepth = 11;
+
+struct BenchResult {
+    uint64_t nodes = 0;
+    int64_t ms = 0;
+    uint64_t nps() const { return ms > 0 ? nodes * 1000 / uint64_t(ms) : nodes * 1000; }
+};
+
+// Runs the bench, printing one line per position through `print`.
+BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print);
+
+} // namespace arbiter::search

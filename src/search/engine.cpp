@@ -1,0 +1,141 @@
+#include "search/engine.h"
+
+#include <algorithm>
+
+#include "chess/movegen.h"
+
+namespace arbiter::search {
+
+Engine::Engine() : shared_(std::make_unique<SharedSearch>(tt_)) { set_threads(1); }
+
+Engine::~Engine() {
+    stop();
+    wait();
+}
+
+bool Engine::searching() const {
+    std::lock_guard lock(mutex_);
+    return searching_;
+}
+
+void Engine::set_threads(int threads) {
+    threads_ = std::max(1, threads);
+    workers_.clear();
+    for (int i = 0; i < threads_; ++i) workers_.push_back(std::make_unique<Worker>(i, *shared_));
+}
+
+void Engine::new_game() {
+    tt_.clear();
+    for (auto& w : workers_) w->history().clear();
+}
+
+bool Engine::set_hash_mb(size_t megabytes) { return tt_.resize(megabytes); }
+
+void Engine::clear_hash() { tt_.clear(); }
+
+uint64_t Engine::total_nodes() const {
+    uint64_t sum = 0;
+    for (const auto& w : workers_) sum += w->nodes();
+    return sum;
+}
+
+bool Engine::go(const SearchLimits& limits) {
+    {
+        std::lock_guard lock(mutex_);
+        if (searching_) return false;
+        searching_ = true;
+    }
+    if (main_thread_.joinable()) main_thread_.join();
+    shared_->stop = false;
+    shared_->pondering = limits.ponder;
+    shared_->restart_clock();
+    main_thread_ = std::thread(&Engine::run_search, this, limits);
+    return true;
+}
+
+void Engine::stop() {
+    std::lock_guard lock(mutex_);
+    shared_->stop = true;
+    shared_->pondering = false;
+    wake_.notify_all();
+}
+
+void Engine::ponderhit() {
+    std::lock_guard lock(mutex_);
+    if (!shared_->pondering) return;
+    // Our clock starts now: the GUI's times were taken when pondering began.
+    shared_->restart_clock();
+    shared_->pondering = false;
+    wake_.notify_all();
+}
+
+void Engine::wait() {
+    if (main_thread_.joinable()) main_thread_.join();
+}
+
+void Engine::run_search(SearchLimits limits) {
+    SharedSearch& shared = *shared_;
+    const Position& root = game_.position();
+    shared.limits = limits;
+    shared.budget = plan_time(limits, root.side_to_move(), move_overhead_ms_);
+    shared.multipv = multipv_;
+    shared.threads = int(workers_.size());
+    shared.total_nodes = [this] { return total_nodes(); };
+    shared.on_iteration = listener_.on_iteration;
+    shared.on_current_move = listener_.on_current_move;
+    tt_.new_search();
+
+    // Root moves: the legal moves, narrowed by `searchmoves` when it names any.
+    std::vector<Move> root_moves;
+    for (Move m : legal_moves(root))
+        if (limits.search_moves.empty() ||
+            std::find(limits.search_moves.begin(), limits.search_moves.end(), m) != limits.search_moves.end())
+            root_moves.push_back(m);
+
+    // Holds the result until the GUI ends an infinite or ponder search: bestmove
+    // must not come before `stop` or `ponderhit`, even after a mate is found.
+    auto wait_for_release = [&] {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return shared.stop.load() || (!shared.pondering.load() && !limits.infinite); });
+        shared.stop = true;
+    };
+
+    Move best, ponder;
+    if (root_moves.empty()) {
+        if (listener_.on_iteration) {
+            SearchInfo info;
+            info.score = root.in_check() ? mated_in(0) : 0;
+            listener_.on_iteration({info});
+        }
+        wait_for_release();
+    } else {
+        for (auto& w : workers_) w->prepare(game_, root_moves);
+        std::vector<std::thread> helpers;
+        for (size_t i = 1; i < workers_.size(); ++i)
+            helpers.emplace_back([w = workers_[i].get()] { w->iterative_deepening(); });
+        workers_[0]->iterative_deepening();
+        wait_for_release();
+        for (std::thread& t : helpers) t.join();
+
+        const RootMove& top = workers_[0]->root_moves()[0];
+        best = top.move;
+        if (top.pv.size() >= 2 && is_legal(root.apply(best), top.pv[1])) ponder = top.pv[1];
+        if (ponder.is_null()) {
+            // No second PV move: take the hash move of the position after the best move.
+            const Position next = root.apply(best);
+            TTData tt;
+            if (tt_.probe(next.key(), 1, tt) && !tt.move.is_null() && is_legal(next, tt.move)) ponder = tt.move;
+        }
+    }
+    last_nodes_ = total_nodes();
+    // The search counts as over before bestmove goes out: a GUI may answer bestmove
+    // with `go` at once, and that `go` must not find us still busy. (go() joins this
+    // thread before starting the next search.)
+    {
+        std::lock_guard lock(mutex_);
+        searching_ = false;
+    }
+    if (listener_.on_best_move) listener_.on_best_move(best, ponder);
+}
+
+} // namespace arbiter::search

@@ -1,0 +1,80 @@
+#pragma once
+// The protocol-free engine facade: owns the game, the transposition table and the
+// search threads. `uci/` turns text into these calls and these callbacks into text;
+// tests drive it directly.
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "chess/game.h"
+#include "search/limits.h"
+#include "search/search.h"
+#include "search/tt.h"
+
+namespace arbiter::search {
+
+class Engine {
+public:
+    struct Listener {
+        std::function<void(const std::vector<SearchInfo>&)> on_iteration;
+        std::function<void(Move move, int number, int depth)> on_current_move;
+        // Called once per search. `best` is null when the root has no legal move.
+        std::function<void(Move best, Move ponder)> on_best_move;
+    };
+
+    Engine();
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    void set_listener(Listener listener) { listener_ = std::move(listener); }
+
+    // The game whose last position the next search starts from.
+    void set_game(const Game& game) { game_ = game; }
+    const Game& game() const { return game_; }
+
+    // Starts a search in the background; false if one is already running.
+    bool go(const SearchLimits& limits);
+    void stop();
+    void ponderhit();
+    // Blocks until the running search (if any) has reported its best move.
+    void wait();
+    bool searching() const;
+
+    // Forget everything learnt: hash table and move-ordering histories.
+    void new_game();
+    // Options. Each must not be called while searching (the UCI layer refuses).
+    bool set_hash_mb(size_t megabytes);
+    void clear_hash();
+    void set_threads(int threads);
+    void set_multipv(int lines) { multipv_ = lines; }
+    void set_move_overhead(int ms) { move_overhead_ms_ = ms; }
+
+    uint64_t last_search_nodes() const { return last_nodes_; }
+    const TranspositionTable& tt() const { return tt_; }
+
+private:
+    void run_search(SearchLimits limits);
+    uint64_t total_nodes() const;
+
+    Game game_;
+    TranspositionTable tt_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::unique_ptr<SharedSearch> shared_;
+    Listener listener_;
+    int threads_ = 1;
+    int multipv_ = 1;
+    int move_overhead_ms_ = 10;
+    uint64_t last_nodes_ = 0;
+
+    std::thread main_thread_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    bool searching_ = false;
+};
+
+} // namespace arbiter::search

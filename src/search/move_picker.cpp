@@ -1,0 +1,119 @@
+#include "search/move_picker.h"
+
+#include "eval/evaluate.h"
+#include "search/see.h"
+
+namespace arbiter::search {
+
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply)
+    : pos_(pos), history_(history), tt_move_(tt_move),
+      killers_{history.killers(ply)[0], history.killers(ply)[1]} {
+    if (!tt_move_.is_null() && !is_legal(pos_, tt_move_)) tt_move_ = Move();
+}
+
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history)
+    : pos_(pos), history_(history), tt_move_(tt_move), quiescence_(!pos.in_check()) {
+    // Out of check, quiescence searches only noisy moves, so a quiet hash move is dropped.
+    if (!tt_move_.is_null() && (!is_legal(pos_, tt_move_) || (quiescence_ && !pos_.is_capture(tt_move_) &&
+                                                              tt_move_.kind() != Move::Promotion)))
+        tt_move_ = Move();
+}
+
+bool MovePicker::already_tried(Move m) const {
+    return m == tt_move_ || (!quiescence_ && (m == killers_[0] || m == killers_[1]));
+}
+
+void MovePicker::score_noisy() {
+    for (Scored& s : noisy_) {
+        const Move m = s.move;
+        const PieceType victim = m.kind() == Move::EnPassant ? Pawn : type_of(pos_.piece_on(m.to()));
+        const PieceType attacker = type_of(pos_.piece_on(m.from()));
+        int score = victim == NoPieceType ? 0 : eval::PieceValue[victim] * 8;
+        if (m.kind() == Move::Promotion) score += eval::PieceValue[m.promotion()] * 8;
+        s.score = score - eval::PieceValue[attacker];
+    }
+}
+
+void MovePicker::score_quiet() {
+    const Color us = pos_.side_to_move();
+    for (Scored& s : quiet_) s.score = history_.quiet(us, s.move);
+}
+
+Move MovePicker::pick_best(ScoredList& list, size_t& cursor) {
+    if (cursor >= list.size()) return Move();
+    size_t best = cursor;
+    for (size_t i = cursor + 1; i < list.size(); ++i)
+        if (list[i].score > list[best].score) best = i;
+    std::swap(list[cursor], list[best]);
+    return list[cursor++].move;
+}
+
+Move MovePicker::next() {
+    switch (stage_) {
+    case Stage::TTMove:
+        stage_ = Stage::GenerateNoisy;
+        if (!tt_move_.is_null()) return tt_move_;
+        [[fallthrough]];
+    case Stage::GenerateNoisy: {
+        MoveList moves;
+        generate<GenKind::Noisy>(pos_, moves);
+        for (Move m : moves) noisy_.push_back({m, 0});
+        score_noisy();
+        stage_ = Stage::GoodNoisy;
+        [[fallthrough]];
+    }
+    case Stage::GoodNoisy:
+        while (true) {
+            const Move m = pick_best(noisy_, noisy_cursor_);
+            if (m.is_null()) break;
+            if (m == tt_move_) continue;
+            // Underpromotions and losing captures wait until after the quiet moves.
+            const bool under_promotion = m.kind() == Move::Promotion && m.promotion() != Queen;
+            if (under_promotion || !see_ge(pos_, m, 0)) {
+                bad_noisy_.push_back({m, 0});
+                continue;
+            }
+            return m;
+        }
+        if (quiescence_) {
+            stage_ = Stage::Done;
+            return Move();
+        }
+        stage_ = Stage::Killer1;
+        [[fallthrough]];
+    case Stage::Killer1:
+        stage_ = Stage::Killer2;
+        if (killers_[0] != tt_move_ && !killers_[0].is_null() && !pos_.is_capture(killers_[0]) &&
+            killers_[0].kind() != Move::Promotion && is_legal(pos_, killers_[0]))
+            return killers_[0];
+        [[fallthrough]];
+    case Stage::Killer2:
+        stage_ = Stage::GenerateQuiet;
+        if (killers_[1] != tt_move_ && killers_[1] != killers_[0] && !killers_[1].is_null() &&
+            !pos_.is_capture(killers_[1]) && killers_[1].kind() != Move::Promotion && is_legal(pos_, killers_[1]))
+            return killers_[1];
+        [[fallthrough]];
+    case Stage::GenerateQuiet: {
+        MoveList moves;
+        generate<GenKind::Quiet>(pos_, moves);
+        for (Move m : moves)
+            if (!already_tried(m)) quiet_.push_back({m, 0});
+        score_quiet();
+        stage_ = Stage::Quiet;
+        [[fallthrough]];
+    }
+    case Stage::Quiet:
+        if (const Move m = pick_best(quiet_, quiet_cursor_); !m.is_null()) return m;
+        stage_ = Stage::BadNoisy;
+        [[fallthrough]];
+    case Stage::BadNoisy:
+        if (bad_cursor_ < bad_noisy_.size()) return bad_noisy_[bad_cursor_++].move;
+        stage_ = Stage::Done;
+        [[fallthrough]];
+    case Stage::Done:
+        return Move();
+    }
+    return Move();
+}
+
+} // namespace arbiter::search

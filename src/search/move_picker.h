@@ -1,0 +1,49 @@
+#pragma once
+// Staged move ordering: the hash move, winning and equal captures (MVV-LVA, SEE
+// >= 0), killers, quiet moves by history, then losing captures. Generation is
+// staged as well, so a cutoff by the hash move or a capture saves generating
+// the quiet moves.
+
+#include "chess/movegen.h"
+#include "search/history.h"
+
+namespace arbiter::search {
+
+class MovePicker {
+public:
+    // Main search: all moves.
+    MovePicker(const Position& pos, Move tt_move, const History& history, int ply);
+    // Quiescence: captures and promotions only (all evasions when in check).
+    MovePicker(const Position& pos, Move tt_move, const History& history);
+
+    // The next move, or a null move when none is left.
+    Move next();
+    // Whether the move just returned came from the losing-captures stage.
+    bool in_bad_noisy_stage() const { return stage_ == Stage::BadNoisy; }
+
+private:
+    enum class Stage { TTMove, GenerateNoisy, GoodNoisy, Killer1, Killer2, GenerateQuiet, Quiet, BadNoisy, Done };
+
+    struct Scored {
+        Move move;
+        int score;
+    };
+    using ScoredList = StaticVector<Scored, 256>;
+
+    void score_noisy();
+    void score_quiet();
+    // Removes and returns the best-scored move of `list` from `cursor` on.
+    static Move pick_best(ScoredList& list, size_t& cursor);
+    bool already_tried(Move m) const;
+
+    const Position& pos_;
+    const History& history_;
+    Move tt_move_;
+    Move killers_[2];
+    bool quiescence_ = false;
+    Stage stage_ = Stage::TTMove;
+    ScoredList noisy_, quiet_, bad_noisy_;
+    size_t noisy_cursor_ = 0, quiet_cursor_ = 0, bad_cursor_ = 0;
+};
+
+} // namespace arbiter::search

@@ -1,0 +1,106 @@
+#pragma once
+// One search thread: iterative deepening with aspiration windows over a principal
+// variation search with quiescence. Lazy SMP runs several of these on one shared
+// transposition table; thread 0 keeps time and reports.
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "chess/game.h"
+#include "search/history.h"
+#include "search/limits.h"
+#include "search/time_manager.h"
+#include "search/tt.h"
+
+namespace arbiter::search {
+
+// State shared by all threads of one search.
+struct SharedSearch {
+    using Clock = std::chrono::steady_clock;
+
+    TranspositionTable& tt;
+    SearchLimits limits;
+    TimeBudget budget;
+    int multipv = 1;
+    int threads = 1;
+    std::atomic<bool> stop{false};
+    // While pondering, time limits are off; `ponderhit` restarts the clock.
+    std::atomic<bool> pondering{false};
+    std::atomic<int64_t> start_ns{0};
+    std::function<uint64_t()> total_nodes;
+    std::function<void(const std::vector<SearchInfo>&)> on_iteration;
+    std::function<void(Move, int number, int depth)> on_current_move;
+
+    explicit SharedSearch(TranspositionTable& table) : tt(table) {}
+    int64_t elapsed_ms() const {
+        const int64_t now = Clock::now().time_since_epoch().count();
+        return (now - start_ns.load(std::memory_order_relaxed)) / 1'000'000;
+    }
+    void restart_clock() { start_ns.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
+};
+
+struct RootMove {
+    Move move;
+    Score score = -Infinite;
+    Score previous_score = -Infinite;
+    int seldepth = 0;
+    std::vector<Move> pv;
+};
+
+class Worker {
+public:
+    Worker(int id, SharedSearch& shared);
+
+    // Sets up the root: the game (for repetitions) and the root moves to consider.
+    void prepare(const Game& game, const std::vector<Move>& root_moves);
+    // Searches until a limit is reached or `shared.stop` is set.
+    void iterative_deepening();
+
+    uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    const std::vector<RootMove>& root_moves() const { return root_moves_; }
+    int completed_depth() const { return completed_depth_; }
+    History& history() { return history_; }
+
+private:
+    struct StackEntry {
+        Score static_eval = NoScore;
+        Move move;
+        bool null_move = false;
+    };
+
+    template <bool PV>
+    Score negamax(const Position& pos, Score alpha, Score beta, int depth, int ply, bool cut_node);
+    template <bool PV>
+    Score quiescence(const Position& pos, Score alpha, Score beta, int ply);
+
+    bool is_draw(const Position& pos, int ply) const;
+    bool should_stop_now();
+    void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    void update_pv(int ply, Move m);
+    void report(int depth, Score alpha, Score beta);
+    bool limits_reached_after_iteration(int depth);
+
+    // Keys of the game and of the current search path, for repetition detection;
+    // pushed and popped by KeyGuard so an early return cannot leave one behind.
+    friend struct KeyGuard;
+    std::vector<Key> keys_;
+    size_t root_key_index_ = 0;
+
+    int id_;
+    SharedSearch& shared_;
+    Position root_;
+    std::vector<RootMove> root_moves_;
+    size_t pv_index_ = 0;
+    int root_depth_ = 0;
+    int completed_depth_ = 0;
+    int seldepth_ = 0;
+    std::atomic<uint64_t> nodes_{0};
+    History history_;
+    StackEntry stack_[MaxPly + 4];
+    Move pv_[MaxPly + 1][MaxPly + 1];
+    int pv_length_[MaxPly + 1] = {};
+};
+
+} // namespace arbiter::search

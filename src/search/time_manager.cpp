@@ -1,0 +1,35 @@
+#include "search/time_manager.h"
+
+#include <algorithm>
+
+namespace arbiter::search {
+
+TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) {
+    TimeBudget budget;
+    if (limits.movetime > 0) {
+        const int64_t t = std::max<int64_t>(1, limits.movetime - overhead_ms);
+        budget.soft_ms = budget.hard_ms = t;
+    }
+    if (!limits.time[us]) return budget;
+
+    // Plan over a horizon of moves: the moves left in this time control, or about 25
+    // in sudden death. The pool is what the clock will have over that horizon, with
+    // the increments to come and the Move Overhead of every one of those moves set
+    // aside; this move gets its share of it.
+    const int64_t time = *limits.time[us];
+    const int64_t increment = std::max<int64_t>(0, limits.increment[us]);
+    const int64_t horizon = limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 50) : 25;
+    const int64_t pool = std::max<int64_t>(1, time + increment * (horizon - 1) - overhead_ms * (horizon + 1));
+    const int64_t now_left = std::max<int64_t>(1, time - overhead_ms);
+
+    int64_t soft = std::max<int64_t>(1, pool / horizon);
+    int64_t hard = horizon == 1 ? now_left * 6 / 10 : std::min(soft * 4, now_left / 4);
+    hard = std::clamp<int64_t>(hard, 1, std::max<int64_t>(1, now_left * 8 / 10));
+    soft = std::clamp<int64_t>(soft, 1, hard);
+
+    budget.soft_ms = std::min(budget.soft_ms, soft);
+    budget.hard_ms = std::min(budget.hard_ms, hard);
+    return budget;
+}
+
+} // namespace arbiter::search
