@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Checks scripts/match.py's statistics and PGN parsing against hand-computed values."""
+import importlib.util
+import math
+import pathlib
+import sys
+import unittest
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "match.py"
+spec = importlib.util.spec_from_file_location("match_script", SCRIPT)
+match = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = match  # dataclasses look their module up while the class is built
+spec.loader.exec_module(match)
+
+# Expected score at +5 logistic Elo: 1 / (1 + 10^(-5/400)).
+S5 = 0.5071950817090514
+
+
+class EloTest(unittest.TestCase):
+    def test_even_score_is_zero_elo(self):
+        self.assertEqual(match.elo_from_score(0.5), 0.0)
+
+    def test_three_quarters_is_400_log10_3(self):
+        # 0.75 = 1 / (1 + 10^(-d/400))  =>  d = 400 log10(3) = 190.8485...
+        self.assertAlmostEqual(match.elo_from_score(0.75), 190.8485, places=3)
+        self.assertAlmostEqual(match.elo_from_score(0.25), -190.8485, places=3)
+
+    def test_extremes_are_infinite(self):
+        self.assertEqual(match.elo_from_score(1.0), math.inf)
+        self.assertEqual(match.elo_from_score(0.0), -math.inf)
+
+    def test_score_from_elo_inverts(self):
+        self.assertAlmostEqual(match.score_from_elo(5.0), S5, places=12)
+        self.assertAlmostEqual(match.elo_from_score(match.score_from_elo(-123.4)), -123.4, places=9)
+
+    def test_interval_of_120_40_40(self):
+        # s = 0.7, var = (120*0.09 + 40*0.04 + 40*0.49)/200 = 0.16,
+        # half = 1.96 sqrt(0.16/200) = 0.055436: scores 0.644564 .. 0.755436.
+        self.assertAlmostEqual(match.game_variance(120, 40, 40), 0.16, places=12)
+        elo, lower, upper = match.elo_interval(120, 40, 40)
+        self.assertAlmostEqual(elo, 147.19, places=2)
+        self.assertAlmostEqual(lower, 103.40, places=2)
+        self.assertAlmostEqual(upper, 195.92, places=2)
+        self.assertAlmostEqual(match.elo_margin(120, 40, 40), 46.26, places=2)
+
+    def test_interval_is_symmetric_for_an_even_score(self):
+        elo, lower, upper = match.elo_interval(30, 40, 30)
+        self.assertEqual(elo, 0.0)
+        self.assertAlmostEqual(lower, -upper, places=9)
+
+    def test_all_draws_have_no_spread(self):
+        self.assertEqual(match.elo_interval(0, 10, 0), (0.0, 0.0, 0.0))
+
+
+class SprtTest(unittest.TestCase):
+    def test_bounds(self):
+        lower, upper = match.sprt_bounds(0.05, 0.05)
+        self.assertAlmostEqual(lower, math.log(0.05 / 0.95), places=12)
+        self.assertAlmostEqual(upper, 2.944439, places=6)
+
+    def test_even_match_value(self):
+        # W=L=25, D=50: s = 0.5, var = 0.125, LLR = 100 (S5-0.5)(0.5-S5) / 0.25 = -400 (S5-0.5)^2.
+        self.assertAlmostEqual(match.sprt_llr(25, 50, 25, 0, 5), -0.0207077, places=6)
+
+    def test_winning_match_value(self):
+        # W/D/L 1200/2000/800: s = 0.55, var = 0.1225, LLR = 4000 (S5-0.5)(1.1-0.5-S5) / 0.245.
+        self.assertAlmostEqual(match.sprt_llr(1200, 2000, 800, 0, 5), 10.9019, places=3)
+        self.assertEqual(match.sprt_decision(10.9, 0.05, 0.05), "H1 accepted")
+
+    def test_sign_flips_at_the_midpoint_score(self):
+        # LLR is negative below (s0+s1)/2 and positive above it.
+        self.assertLess(match.sprt_llr(500, 1000, 500, 0, 5), 0)
+        self.assertGreater(match.sprt_llr(520, 1000, 480, 0, 5), 0)
+        self.assertLess(match.sprt_llr(480, 1000, 520, 0, 5), match.sprt_llr(500, 1000, 500, 0, 5))
+
+    def test_decisions_around_the_bounds(self):
+        lower, upper = match.sprt_bounds(0.05, 0.05)
+        self.assertEqual(match.sprt_decision(upper + 1e-9, 0.05, 0.05), "H1 accepted")
+        self.assertEqual(match.sprt_decision(upper - 1e-3, 0.05, 0.05), "continue")
+        self.assertEqual(match.sprt_decision(lower + 1e-3, 0.05, 0.05), "continue")
+        self.assertEqual(match.sprt_decision(lower - 1e-9, 0.05, 0.05), "H0 accepted")
+        # An even match of 10,000 games does not yet reject +5 Elo, 20,000 games do.
+        self.assertEqual(match.sprt_decision(match.sprt_llr(2500, 5000, 2500, 0, 5), 0.05, 0.05), "continue")
+        self.assertEqual(match.sprt_decision(match.sprt_llr(5000, 10000, 5000, 0, 5), 0.05, 0.05),
+                         "H0 accepted")
+
+    def test_degenerate_records_stay_finite(self):
+        self.assertEqual(match.sprt_llr(0, 0, 0, 0, 5), 0.0)
+        # 2/0/0: s = 1, var from (2, 0.5, 0.5) = 0.4375/3, LLR = 2 (S5-0.5)(2-0.5-S5) / (2 var).
+        self.assertAlmostEqual(match.sprt_llr(2, 0, 0, 0, 5), 0.0490, places=4)
+        self.assertEqual(match.sprt_decision(match.sprt_llr(2, 0, 0, 0, 5), 0.05, 0.05), "continue")
+        self.assertLess(match.sprt_llr(0, 10, 0, 0, 5), 0)
+
+
+PGN = r"""[Event "t"]
+[White "Arbiter"]
+[Black "Phalanx"]
+[Result "1-0"]
+[Termination "normal"]
+
+1. f3 e5 2. g4 {a comment spanning lines
+[Event "not a tag"]
+} Qh4# {White mates} 1-0
+
+[Event "t"]
+[White "Phalanx"]
+[Black "Arbiter"]
+[Result "1-0"]
+[Termination "time forfeit"]
+
+1. e4 {+0.20/10 0.1s} e5 {-0.10/9 0.2s, Black loses on time} 1-0
+
+[Event "t"]
+[White "Arbiter"]
+[Black "Phalanx"]
+[Result "1/2-1/2"]
+
+1. e4 e5 {Draw by 3-fold repetition} 1/2-1/2
+[Event "t"]
+[White "Phalanx"]
+[Black "Arbiter"]
+[Result "0-1"]
+[Termination "illegal move"]
+
+1. d4 {+0.3/5 0.1s} d5 {-0.2/6 0.1s, White makes an illegal move: d4d6} 0-1
+
+[Event "t"]
+[White "Arbiter"]
+[Black "Phalanx"]
+[Result "*"]
+[Termination "unterminated"]
+
+1. e4 * 
+
+[Event "t"]
+[White "Phalanx"]
+[Black "Arbiter"]
+[FEN "8/8/8/8/8/4k3/8/4K2Q w - - 0 1"]
+[SetUp "1"]
+[Result "1/2-1/2"]
+[Termination "time forfeit"]
+
+1. Qh2 Kd3 2. Qg3+ {Draw by timeout} 1/2-1/2
+
+[Event "t"]
+[White "Arbiter"]
+[Black "Phalanx"]
+[Result "1-0"]
+[Termination "abandoned"]
+
+1. e4 {Black disconnects} 1-0
+
+[Event "t"]
+[White "Stockfish"]
+[Black "Phalanx"]
+[Result "1-0"]
+
+1. e4 1-0
+"""
+
+
+class PgnTest(unittest.TestCase):
+    def setUp(self):
+        self.tally = match.parse_pgn_results(PGN, "Arbiter")
+
+    def test_games_are_split_at_tag_sections_only(self):
+        self.assertEqual(len(match.split_pgn(PGN)), 8)
+
+    def test_wdl_from_the_engine_point_of_view(self):
+        # wins: games 1, 4, 7; losses: game 2; draws: games 3, 6; game 5 unfinished, game 8 not ours.
+        t = self.tally
+        self.assertEqual((t.wins, t.draws, t.losses), (3, 2, 1))
+        self.assertEqual((t.unfinished, t.other), (1, 1))
+
+    def test_problems_are_charged_to_the_offender(self):
+        t = self.tally
+        # Game 2 names Black in the comment; game 6 (cutechess' "Draw by timeout") names nobody:
+        # 3 plies from White to move leave Black, Arbiter, on move with its flag down.
+        self.assertEqual(t.problem_count("time", "Arbiter"), 2)
+        self.assertEqual(t.problem_count("time", "Phalanx"), 0)
+        self.assertEqual(t.problem_count("illegal", "Phalanx"), 1)
+        self.assertEqual(t.problem_count("illegal", "Arbiter"), 0)
+        self.assertEqual(t.problem_count("crash", "Phalanx"), 1)
+        self.assertEqual(t.problem_count("crash", "Arbiter"), 0)
+
+    def test_ply_count_skips_comments_numbers_and_variations(self):
+        game = match.Game({}, "1. e4 {x} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 3... a6 1-0")
+        self.assertEqual(game.ply_count(), 5)
+
+    def test_offender_is_the_loser_without_a_named_side(self):
+        game = match.Game({"Result": "0-1", "Termination": "time forfeit"}, "1. e4 e5 0-1")
+        self.assertEqual(game.problem(), ("time", "White"))
+
+
+class WarningTest(unittest.TestCase):
+    def test_flags_warnings_but_not_lines_the_pgn_counts(self):
+        lines = [
+            "Started game 1 of 4 (Arbiter vs Phalanx)",
+            "Warning: Phalanx: unknown feature",
+            "Finished game 1 (Arbiter vs Phalanx): 0-1 {White makes an illegal move: e2e5}",
+            "  Timeouts: 0",
+            "  Crashed: 0",
+            "Warning; Engine Arbiter didn't respond to uci.",
+            "Engine Phalanx loses on time by 12ms",
+            "Score of Arbiter vs Phalanx: 1 - 0 - 0",
+            '   "Loss: White makes an illegal move: c8f8": 1',
+        ]
+        self.assertEqual(match.protocol_warnings(lines), ["Warning: Phalanx: unknown feature",
+                                                          "Warning; Engine Arbiter didn't respond to uci."])
+
+    def test_log_entries_count_once_without_their_context(self):
+        console = ["Warning; Bestmove does not match beginning of last PV - move c1c6 from X"]
+        log = [
+            "[WARN  ] [08:51:00.900189] <                    > fastchess --- Warning; Bestmove does not "
+            "match beginning of last PV - move c1c6 from X",
+            "Info; info depth 13 score cp -320 pv c1c7",
+            "Position; fen 8/8/8/8/8/8/8/K1k5 w - - 0 1",
+            "[WARN  ] [08:51:02.000000] <      Thread 1      > fastchess --- Engine X did not respond "
+            "to uciok in time.",
+            "[WARN  ] [08:51:03.000000] <      Thread 1      > fastchess --- Engine X loses on time by 12ms",
+        ]
+        self.assertEqual(match.log_warnings(log, console), ["Engine X did not respond to uciok in time."])
+
+
+if __name__ == "__main__":
+    unittest.main()
