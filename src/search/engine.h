@@ -44,6 +44,8 @@ public:
     // Blocks until the running search (if any) has reported its best move.
     void wait();
     bool searching() const;
+    // Whether a stop was requested for the running search (it is winding down).
+    bool stopping() const { return shared_->stop.load(); }
 
     // Forget everything learnt: hash table and move-ordering histories.
     void new_game();

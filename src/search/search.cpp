@@ -52,6 +52,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
     root_key_index_ = keys_.size() - 1;
     root_moves_.clear();
+    last_reported_move_ = Move();
     for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, {m}});
     nodes_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
@@ -138,6 +139,9 @@ void Worker::iterative_deepening() {
                 }
                 delta += delta / 2 + 5;
             }
+            // Keep the lines found so far in score order (MultiPV).
+            std::stable_sort(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1,
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             if (shared_.stop.load(std::memory_order_relaxed)) break;
         }
         if (shared_.stop.load(std::memory_order_relaxed)) break;
@@ -148,6 +152,10 @@ void Worker::iterative_deepening() {
             if (limits_reached_after_iteration(depth)) break;
         }
     }
+    // An interrupted iteration may already have found a better move; the bestmove
+    // that follows must match the last PV printed, so print it.
+    if (id_ == 0 && root_moves_[0].move != last_reported_move_ && root_moves_[0].score != -Infinite)
+        report(root_depth_, -Infinite, Infinite);
 }
 
 bool Worker::limits_reached_after_iteration(int depth) {
@@ -186,6 +194,7 @@ void Worker::report(int depth, Score, Score) {
         }
         infos.push_back(std::move(info));
     }
+    last_reported_move_ = root_moves_[0].move;
     shared_.on_iteration(infos);
 }
 

@@ -96,6 +96,7 @@ private:
     int root_depth_ = 0;
     int completed_depth_ = 0;
     int seldepth_ = 0;
+    Move last_reported_move_;
     std::atomic<uint64_t> nodes_{0};
     History history_;
     StackEntry stack_[MaxPly + 4];

@@ -130,7 +130,13 @@ bool Session::handle(std::string_view line) {
     const std::vector<std::string_view> words = split_words(line);
     if (words.empty()) return true;
     const std::string_view command = words[0];
-    const bool busy = engine_.searching();
+    bool busy = engine_.searching();
+    // A search that was told to stop ends within milliseconds: commands that need an
+    // idle engine wait for it instead of being refused (GUIs send `stop` then `go`).
+    if (busy && engine_.stopping() && command != "isready") {
+        engine_.wait();
+        busy = false;
+    }
     if (command == "quit") {
         engine_.stop();
         engine_.wait();
@@ -235,6 +241,7 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             const auto value = i + 1 < words.size() ? parse_number<int64_t>(words[i + 1]) : std::nullopt;
             if (!value) {
                 error(fmt::format("go {} needs a number", key));
+                if (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;  // skip the bad value
                 continue;
             }
             ++i;

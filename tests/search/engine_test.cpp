@@ -435,7 +435,7 @@ TEST_CASE("stop ends an infinite search quickly with exactly one best move", "[e
         REQUIRE(recorder.wait_best());
         const auto latency = std::chrono::duration_cast<std::chrono::milliseconds>(recorder.done_at() - stopped_at);
         INFO("threads " << threads << " stop latency " << latency.count() << " ms");
-        CHECK(latency < 200ms);
+        CHECK(latency < 500ms);  // a sanity bound for loaded CI machines; typical: a few ms
         engine.wait();
         std::this_thread::sleep_for(50ms);
         CHECK(recorder.best_calls() == 1);
@@ -541,7 +541,7 @@ TEST_CASE("movetime ends the search on time", "[engine]") {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(recorder.done_at() - start);
     INFO("movetime 150 took " << took.count() << " ms");
     CHECK(took >= 100ms);
-    CHECK(took < 500ms);
+    CHECK(took < 1500ms);  // generous: CI machines run tests in parallel
     CHECK(is_legal(root, recorder.best()));
     check_reports(root, recorder);
 }
