@@ -5,9 +5,11 @@
 
 namespace arbiter::search {
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply)
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
+                       ContinuationIndex previous, ContinuationIndex before_previous)
     : pos_(pos), history_(history), tt_move_(tt_move),
-      killers_{history.killers(ply)[0], history.killers(ply)[1]} {
+      killers_{history.killers(ply)[0], history.killers(ply)[1]}, counter_(history.counter(previous)),
+      previous_(previous), before_previous_(before_previous) {
     if (!tt_move_.is_null() && !is_legal(pos_, tt_move_)) tt_move_ = Move();
 }
 
@@ -20,7 +22,11 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history
 }
 
 bool MovePicker::already_tried(Move m) const {
-    return m == tt_move_ || (!quiescence_ && (m == killers_[0] || m == killers_[1]));
+    return m == tt_move_ || (!quiescence_ && (m == killers_[0] || m == killers_[1] || m == counter_));
+}
+
+bool MovePicker::usable_quiet(Move m) const {
+    return !m.is_null() && m != tt_move_ && !pos_.is_capture(m) && m.kind() != Move::Promotion && is_legal(pos_, m);
 }
 
 void MovePicker::score_noisy() {
@@ -36,7 +42,11 @@ void MovePicker::score_noisy() {
 
 void MovePicker::score_quiet() {
     const Color us = pos_.side_to_move();
-    for (Scored& s : quiet_) s.score = history_.quiet(us, s.move);
+    for (Scored& s : quiet_) {
+        const ContinuationIndex current = continuation_index(pos_.piece_on(s.move.from()), s.move.to());
+        s.score = history_.quiet(us, s.move) + history_.continuation(previous_, current) +
+                  history_.continuation(before_previous_, current);
+    }
 }
 
 Move MovePicker::pick_best(ScoredList& list, size_t& cursor) {
@@ -83,15 +93,15 @@ Move MovePicker::next() {
         [[fallthrough]];
     case Stage::Killer1:
         stage_ = Stage::Killer2;
-        if (killers_[0] != tt_move_ && !killers_[0].is_null() && !pos_.is_capture(killers_[0]) &&
-            killers_[0].kind() != Move::Promotion && is_legal(pos_, killers_[0]))
-            return killers_[0];
+        if (usable_quiet(killers_[0])) return killers_[0];
         [[fallthrough]];
     case Stage::Killer2:
+        stage_ = Stage::Counter;
+        if (killers_[1] != killers_[0] && usable_quiet(killers_[1])) return killers_[1];
+        [[fallthrough]];
+    case Stage::Counter:
         stage_ = Stage::GenerateQuiet;
-        if (killers_[1] != tt_move_ && killers_[1] != killers_[0] && !killers_[1].is_null() &&
-            !pos_.is_capture(killers_[1]) && killers_[1].kind() != Move::Promotion && is_legal(pos_, killers_[1]))
-            return killers_[1];
+        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_quiet(counter_)) return counter_;
         [[fallthrough]];
     case Stage::GenerateQuiet: {
         MoveList moves;

@@ -1,6 +1,6 @@
 #pragma once
 // Staged move ordering: the hash move, winning and equal captures (MVV-LVA, SEE
-// >= 0), killers, quiet moves by history, then losing captures. Generation is
+// >= 0), killers, the countermove, quiet moves by history, then losing captures. Generation is
 // staged as well, so a cutoff by the hash move or a capture saves generating
 // the quiet moves.
 
@@ -11,8 +11,10 @@ namespace arbiter::search {
 
 class MovePicker {
 public:
-    // Main search: all moves.
-    MovePicker(const Position& pos, Move tt_move, const History& history, int ply);
+    // Main search: all moves. `previous` and `before_previous` are the continuation
+    // indices of the moves one and two plies back.
+    MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
+               ContinuationIndex previous = NoContinuation, ContinuationIndex before_previous = NoContinuation);
     // Quiescence: captures and promotions only (all evasions when in check).
     MovePicker(const Position& pos, Move tt_move, const History& history);
 
@@ -22,7 +24,7 @@ public:
     bool in_bad_noisy_stage() const { return stage_ == Stage::BadNoisy; }
 
 private:
-    enum class Stage { TTMove, GenerateNoisy, GoodNoisy, Killer1, Killer2, GenerateQuiet, Quiet, BadNoisy, Done };
+    enum class Stage { TTMove, GenerateNoisy, GoodNoisy, Killer1, Killer2, Counter, GenerateQuiet, Quiet, BadNoisy, Done };
 
     struct Scored {
         Move move;
@@ -35,11 +37,15 @@ private:
     // Removes and returns the best-scored move of `list` from `cursor` on.
     static Move pick_best(ScoredList& list, size_t& cursor);
     bool already_tried(Move m) const;
+    // A killer or countermove is played before generation, so it must be checked.
+    bool usable_quiet(Move m) const;
 
     const Position& pos_;
     const History& history_;
     Move tt_move_;
     Move killers_[2];
+    Move counter_;
+    ContinuationIndex previous_ = NoContinuation, before_previous_ = NoContinuation;
     bool quiescence_ = false;
     Stage stage_ = Stage::TTMove;
     ScoredList noisy_, quiet_, bad_noisy_;

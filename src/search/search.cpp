@@ -96,6 +96,20 @@ bool Worker::should_stop_now() {
     return false;
 }
 
+int Worker::quiet_history(const Position& pos, Move m, int ply) const {
+    const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
+    return history_.quiet(pos.side_to_move(), m) +
+           history_.continuation(ply >= 1 ? stack_[ply - 1].continuation : NoContinuation, current) +
+           history_.continuation(ply >= 2 ? stack_[ply - 2].continuation : NoContinuation, current);
+}
+
+void Worker::update_quiet_histories(const Position& pos, Move m, int ply, int bonus) {
+    const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
+    history_.update_quiet(pos.side_to_move(), m, bonus);
+    if (ply >= 1) history_.update_continuation(stack_[ply - 1].continuation, current, bonus);
+    if (ply >= 2) history_.update_continuation(stack_[ply - 2].continuation, current, bonus);
+}
+
 void Worker::update_pv(int ply, Move m) {
     pv_[ply][0] = m;
     const int child_length = ply + 1 <= MaxPly ? pv_length_[ply + 1] : 0;
@@ -261,6 +275,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             const Position child = pos.apply_null_move();
             ss.null_move = true;
             ss.move = Move();
+            ss.continuation = NoContinuation;
             Score score;
             {
                 KeyGuard guard(keys_, child.key());
@@ -277,7 +292,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (depth >= 4 && tt_move.is_null() && (PV || cut_node)) --depth;
 
     // Step 10. The move loop.
-    MovePicker picker(pos, tt_move, history_, ply);
+    MovePicker picker(pos, tt_move, history_, ply, ply >= 1 ? stack_[ply - 1].continuation : NoContinuation,
+                      ply >= 2 ? stack_[ply - 2].continuation : NoContinuation);
     const Score original_alpha = alpha;
     Score best = -Infinite;
     Move best_move;
@@ -321,6 +337,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
         shared_.tt.prefetch(child.key());
         ss.move = m;
+        ss.continuation = continuation_index(pos.piece_on(m.from()), m.to());
 
         // Step 12. Check extension.
         const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
@@ -339,7 +356,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 r += !improving;
                 r += cut_node;
                 r -= gives_check;
-                if (quiet) r -= history_.quiet(pos.side_to_move(), m) / 6000;
+                if (quiet) r -= quiet_history(pos, m, ply) / 8000;
                 r = std::clamp(r, 0, new_depth - 1);
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if (score > alpha && r > 0)
@@ -389,9 +406,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // tried before it are marked down.
     if (best >= beta && !best_move.is_null() && !pos.is_capture(best_move) && best_move.kind() != Move::Promotion) {
         const int bonus = History::bonus(depth);
-        history_.update_quiet(pos.side_to_move(), best_move, bonus);
-        for (Move q : quiets_tried) history_.update_quiet(pos.side_to_move(), q, -bonus);
+        update_quiet_histories(pos, best_move, ply, bonus);
+        for (Move q : quiets_tried) update_quiet_histories(pos, q, ply, -bonus);
         history_.add_killer(ply, best_move);
+        if (ply >= 1) history_.set_counter(stack_[ply - 1].continuation, best_move);
     }
 
     // Step 16. Store the result (not for secondary MultiPV lines, which exclude moves).

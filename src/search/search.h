@@ -67,6 +67,7 @@ private:
     struct StackEntry {
         Score static_eval = NoScore;
         Move move;
+        ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
     };
 
@@ -79,6 +80,9 @@ private:
     bool should_stop_now();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);
+    // Quiet-move history as seen at `ply`: butterfly plus both continuation terms.
+    int quiet_history(const Position& pos, Move m, int ply) const;
+    void update_quiet_histories(const Position& pos, Move m, int ply, int bonus);
     void report(int depth, Score alpha, Score beta);
     bool limits_reached_after_iteration(int depth);
 
