@@ -178,14 +178,6 @@ Position Position::apply_null_move() const {
     return next;
 }
 
-Key Position::key_after(Move m) const {
-    const Piece moving = board_[m.from()];
-    Key k = key_ ^ zobrist::side() ^ zobrist::piece_square(moving, m.from()) ^ zobrist::piece_square(moving, m.to());
-    if (m.kind() != Move::Castling && board_[m.to()] != NoPiece) k ^= zobrist::piece_square(board_[m.to()], m.to());
-    if (ep_square_ != NoSquare) k ^= zobrist::en_passant(file_of(ep_square_));
-    return k;
-}
-
 bool Position::same_position(const Position& other) const {
     if (key_ != other.key_ || side_ != other.side_ || castling_ != other.castling_ ||
         ep_square_ != other.ep_square_)

@@ -44,9 +44,6 @@ public:
     // The same position with the other side to move (the search's null move). Only
     // valid when the side to move is not in check.
     Position apply_null_move() const;
-    // The key of the position after `move`, cheaply, for prefetching: exact for
-    // moves without side effects, approximate for castling, en passant, promotions.
-    Key key_after(Move move) const;
 
     Color side_to_move() const { return side_; }
     Piece piece_on(Square s) const { return board_[s]; }

@@ -58,7 +58,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     completed_depth_ = 0;
 }
 
-bool Worker::is_draw(const Position& pos, int ply) const {
+bool Worker::is_draw(const Position& pos) const {
     if (pos.halfmove_clock() >= 100) return !pos.in_check() || has_legal_move(pos);
     // A repetition inside the search path counts as a draw at once (twofold); one
     // reaching into the game before the root needs two earlier occurrences.
@@ -70,7 +70,6 @@ bool Worker::is_draw(const Position& pos, int ply) const {
         if (keys_[index] != pos.key()) continue;
         if (index >= root_key_index_ || ++earlier == 2) return true;
     }
-    (void)ply;
     return is_dead_position(pos);
 }
 
@@ -162,14 +161,14 @@ void Worker::iterative_deepening() {
         completed_depth_ = depth;
         previous = root_moves_[0].score;
         if (id_ == 0) {
-            report(depth, -Infinite, Infinite);
+            report(depth);
             if (limits_reached_after_iteration(depth)) break;
         }
     }
     // An interrupted iteration may already have found a better move; the bestmove
     // that follows must match the last PV printed, so print it.
     if (id_ == 0 && root_moves_[0].move != last_reported_move_ && root_moves_[0].score != -Infinite)
-        report(root_depth_, -Infinite, Infinite);
+        report(root_depth_);
 }
 
 bool Worker::limits_reached_after_iteration(int depth) {
@@ -183,7 +182,7 @@ bool Worker::limits_reached_after_iteration(int depth) {
     return shared_.budget.soft_ms != TimeBudget::Unlimited && shared_.elapsed_ms() >= shared_.budget.soft_ms;
 }
 
-void Worker::report(int depth, Score, Score) {
+void Worker::report(int depth) {
     if (!shared_.on_iteration) return;
     std::vector<SearchInfo> infos;
     const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
@@ -229,7 +228,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
     if (!root) {
         // Step 3. Draws by rule and the ply limit.
-        if (is_draw(pos, ply)) return 0;
+        if (is_draw(pos)) return 0;
         if (ply >= MaxPly - 1) return in_check ? 0 : eval::evaluate(pos);
         // Step 4. Mate distance pruning: no line from here beats a mate already found closer to the root.
         alpha = std::max(alpha, mated_in(ply));
@@ -426,7 +425,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     count_node();
     if (should_stop_now()) return 0;
     seldepth_ = std::max(seldepth_, ply + 1);
-    if (is_draw(pos, ply)) return 0;
+    if (is_draw(pos)) return 0;
     const bool in_check = pos.in_check();
     if (ply >= MaxPly - 1) return in_check ? 0 : eval::evaluate(pos);
 

@@ -76,14 +76,15 @@ private:
     template <bool PV>
     Score quiescence(const Position& pos, Score alpha, Score beta, int ply);
 
-    bool is_draw(const Position& pos, int ply) const;
+    bool is_draw(const Position& pos) const;
     bool should_stop_now();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);
     // Quiet-move history as seen at `ply`: butterfly plus both continuation terms.
     int quiet_history(const Position& pos, Move m, int ply) const;
     void update_quiet_histories(const Position& pos, Move m, int ply, int bonus);
-    void report(int depth, Score alpha, Score beta);
+    // Sends the current root lines (MultiPV) as one iteration's info.
+    void report(int depth);
     bool limits_reached_after_iteration(int depth);
 
     // Keys of the game and of the current search path, for repetition detection;

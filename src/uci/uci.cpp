@@ -217,7 +217,6 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
 
 void Session::cmd_go(const std::vector<std::string_view>& words) {
     search::SearchLimits limits;
-    const Color us = game_.position().side_to_move();
     for (size_t i = 1; i < words.size(); ++i) {
         const std::string_view key = words[i];
         if (key == "perft") {
@@ -260,7 +259,6 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             error(fmt::format("go: unknown parameter '{}'", key));
         }
     }
-    (void)us;
     engine_.set_game(game_);
     if (!engine_.go(limits)) error("already searching");
 }
