@@ -9,27 +9,13 @@
 
 #include "chess/notation.h"
 #include "chess/position.h"
+#include "util/strings.h"
 
 namespace arbiter {
 
 namespace {
 
 constexpr std::string_view PieceLetters = "PNBRQK";
-
-// Line ends count as blanks: a FEN read from a CRLF file keeps its '\r'.
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::vector<std::string_view> split_fields(std::string_view text) {
-    std::vector<std::string_view> fields;
-    size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && is_blank(text[i])) ++i;
-        const size_t start = i;
-        while (i < text.size() && !is_blank(text[i])) ++i;
-        if (i > start) fields.push_back(text.substr(start, i - start));
-    }
-    return fields;
-}
 
 std::optional<unsigned> parse_number(std::string_view text) {
     unsigned value = 0;
@@ -177,7 +163,8 @@ std::string Position::validate() const {
 }
 
 FenResult Position::from_fen(std::string_view fen, bool chess960) {
-    const std::vector<std::string_view> fields = split_fields(fen);
+    // split_words treats CR and LF as blanks: a FEN read from a CRLF file keeps its '\r'.
+    const std::vector<std::string_view> fields = split_words(fen);
     if (fields.empty()) return {std::nullopt, "empty FEN"};
     if (fields.size() < 4 || fields.size() > 6)
         return {std::nullopt, fmt::format("FEN has {} fields, expected 4 to 6", fields.size())};

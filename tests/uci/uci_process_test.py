@@ -8,76 +8,11 @@ Every read has a timeout, so a hang fails the test instead of blocking CTest. Pr
 one line per failure and a final `N passed, M failed`; exits non-zero when any failed.
 """
 import os
-import queue
 import subprocess
 import sys
-import threading
-import time
 
-TIMEOUT = 20  # seconds; generous for a slow CI machine, short enough to end a hang
-START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
-class Engine:
-    """The engine in UCI mode with stdin kept open; stdout read line by line by a thread
-    so that every read can time out."""
-
-    def __init__(self, binary):
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def read_line(self, timeout=TIMEOUT):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output within {timeout:.0f} s") from None
-        if line is None:
-            raise AssertionError("the engine closed its output")
-        return line
-
-    def read_until(self, predicate, timeout=TIMEOUT):
-        """Lines up to and including the first one for which predicate is true."""
-        deadline = time.monotonic() + timeout
-        seen = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"timed out after {timeout:.0f} s; last lines {seen[-5:]}")
-            seen.append(self.read_line(left))
-            if predicate(seen[-1]):
-                return seen
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=TIMEOUT)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_pipe import START_FEN, TIMEOUT, Engine, check  # noqa: E402
 
 
 def run_command_line(binary, *args, stdin_text=""):

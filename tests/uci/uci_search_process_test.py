@@ -11,16 +11,13 @@ lines. Prints one line per failure and a final `N passed, M failed`; exits non-z
 when any failed.
 """
 import os
-import queue
 import re
 import statistics
-import subprocess
 import sys
-import threading
 import time
 
-TIMEOUT = 20  # seconds; generous for a slow CI machine, short enough to end a hang
-START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_pipe import START_FEN, TIMEOUT, Engine, check  # noqa: E402
 MATE_IN_1 = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#
 BACK_RANK_MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"  # Rb8#
 MATE_IN_2 = "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"  # 1...Rg1+ 2.Kxg1 Rxf1#
@@ -41,103 +38,6 @@ notes = []
 
 def note(text):
     notes.append(text)
-
-
-class Engine:
-    """The engine in UCI mode with stdin kept open; stdout read line by line by a thread
-    that stamps each line with its arrival time, so that every read can time out and
-    latencies can be measured."""
-
-    def __init__(self, binary):
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        self.last_time = 0.0  # arrival time of the line read last
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put((time.monotonic(), line.rstrip("\n")))
-        self.lines.put((time.monotonic(), None))
-
-    def send(self, text):
-        """Writes one command; returns the time just before the write."""
-        sent = time.monotonic()
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-        return sent
-
-    def read_line(self, timeout=TIMEOUT):
-        try:
-            self.last_time, line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output within {timeout:.1f} s") from None
-        if line is None:
-            raise AssertionError("the engine closed its output")
-        return line
-
-    def read_until(self, predicate, timeout=TIMEOUT):
-        """Lines up to and including the first one for which predicate is true."""
-        deadline = time.monotonic() + timeout
-        seen = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"timed out after {timeout:.1f} s; last lines {seen[-5:]}")
-            try:
-                seen.append(self.read_line(left))
-            except AssertionError as error:
-                raise AssertionError(f"{error}; last lines {seen[-5:]}") from None
-            if predicate(seen[-1]):
-                return seen
-
-    def read_for(self, seconds):
-        """Every line that arrives within the next `seconds`."""
-        deadline = time.monotonic() + seconds
-        seen = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return seen
-            try:
-                self.last_time, line = self.lines.get(timeout=left)
-            except queue.Empty:
-                return seen
-            if line is None:
-                raise AssertionError(f"the engine closed its output; last lines {seen[-5:]}")
-            seen.append(line)
-
-    def sync(self, timeout=TIMEOUT):
-        """Sends isready; returns the lines before readyok."""
-        self.send("isready")
-        return self.read_until(lambda l: l == "readyok", timeout)[:-1]
-
-    def search(self, go, timeout=TIMEOUT):
-        """Sends a go command; returns (lines up to bestmove, the bestmove line)."""
-        self.send(go)
-        lines = self.read_until(lambda l: l.startswith("bestmove"), timeout)
-        return lines, lines[-1]
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=TIMEOUT)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
 
 
 def errors_in(lines):
