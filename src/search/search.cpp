@@ -75,10 +75,10 @@ bool Worker::is_draw(const Position& pos) const {
 
 bool Worker::should_stop_now() {
     if (shared_.stop.load(std::memory_order_relaxed)) return true;
-    if (id_ != 0) return false;
     const SearchLimits& limits = shared_.limits;
-    // The node limit is exact with one thread; with several, thread 0 sums all
-    // counters every 256 nodes.
+    // The node limit is exact with one thread; with several, every thread sums all
+    // counters every 256 of its nodes (one descheduled thread cannot let the others
+    // run on past the limit).
     if (limits.nodes) {
         const uint64_t searched = shared_.threads == 1 ? nodes() : (nodes() & 255) == 0 ? shared_.total_nodes() : 0;
         if (searched >= limits.nodes) {
@@ -86,6 +86,7 @@ bool Worker::should_stop_now() {
             return true;
         }
     }
+    if (id_ != 0) return false;
     // Reading the clock costs more than a node: look every 1024 nodes.
     if ((nodes() & 1023) == 0 && !shared_.pondering.load(std::memory_order_relaxed) &&
         shared_.budget.hard_ms != TimeBudget::Unlimited && shared_.elapsed_ms() >= shared_.budget.hard_ms) {
