@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/dead_position.h"
 #include "chess/movegen.h"
 
@@ -17,12 +18,7 @@ using namespace arbiter;
 
 namespace {
 
-Position fen_position(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO("FEN: " << std::string(fen) << " error: " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position fen_position(std::string_view fen) { return test::parse_fen(fen); }
 
 bool dead(std::string_view fen) { return is_dead_position(fen_position(fen)); }
 

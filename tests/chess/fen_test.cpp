@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/position.h"
@@ -17,14 +18,7 @@ using namespace arbiter;
 
 namespace {
 
-Position parse(std::string_view fen, bool chess960 = false) {
-    INFO("FEN: " << fen);
-    const FenResult result = Position::from_fen(fen, chess960);
-    INFO("error: " << result.error);
-    REQUIRE(result.position.has_value());
-    CHECK(result.error.empty());
-    return *result.position;
-}
+Position parse(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960); }
 
 void check_rejected(std::string_view fen, const std::string& reason, bool chess960 = false) {
     INFO("FEN: '" << fen << "' chess960=" << chess960);

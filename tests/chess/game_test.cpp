@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/game.h"
 #include "chess/notation.h"
 
@@ -15,12 +16,7 @@ using namespace arbiter;
 
 namespace {
 
-Position fen_position(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO("FEN: " << std::string(fen) << " error: " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position fen_position(std::string_view fen) { return test::parse_fen(fen); }
 
 void play_uci(Game& game, const std::vector<std::string_view>& moves) {
     for (std::string_view text : moves) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/position.h"
@@ -18,13 +19,7 @@ using namespace arbiter;
 
 namespace {
 
-Position parse(std::string_view fen, bool chess960 = false) {
-    INFO("FEN: " << fen);
-    const FenResult result = Position::from_fen(fen, chess960);
-    INFO("error: " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position parse(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960); }
 
 // The move `san` must be legal and be `expected`.
 void check_san_move(const Position& pos, std::string_view san, Move expected) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "eval/evaluate.h"
 #include "search/score.h"
@@ -20,12 +21,7 @@ using namespace arbiter;
 
 namespace {
 
-Position parse(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO(std::string(fen) << ": " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position parse(std::string_view fen) { return test::parse_fen(fen); }
 
 // The FEN of the position seen from the other side: ranks flipped, colours swapped,
 // the other side to move, castling rights and en passant square mirrored.

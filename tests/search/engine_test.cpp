@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "search/engine.h"
@@ -39,12 +40,7 @@ constexpr std::string_view Checkmated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
 constexpr std::string_view Stalemated = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 constexpr std::string_view Kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-Position parse(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO(std::string(fen) << ": " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position parse(std::string_view fen) { return test::parse_fen(fen); }
 
 Move uci(const Position& pos, std::string_view text) {
     const std::optional<Move> m = parse_uci(pos, text);

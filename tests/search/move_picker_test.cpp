@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "eval/evaluate.h"
@@ -40,12 +41,7 @@ const std::vector<std::string_view> Fens = {
     "4k3/8/1b3N2/8/8/8/4R3/4K3 b - - 0 1",
 };
 
-Position parse(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO(std::string(fen) << ": " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position parse(std::string_view fen) { return test::parse_fen(fen); }
 
 bool is_noisy(const Position& pos, Move m) { return pos.is_capture(m) || m.kind() == Move::Promotion; }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "test_support.h"
 #include "chess/notation.h"
 #include "eval/evaluate.h"
 #include "search/see.h"
@@ -22,12 +23,7 @@ constexpr int B = eval::PieceValue[Bishop];
 constexpr int R = eval::PieceValue[Rook];
 constexpr int Q = eval::PieceValue[Queen];
 
-Position parse(std::string_view fen) {
-    const FenResult result = Position::from_fen(fen);
-    INFO(std::string(fen) << ": " << result.error);
-    REQUIRE(result.position.has_value());
-    return *result.position;
-}
+Position parse(std::string_view fen) { return test::parse_fen(fen); }
 
 Move move(const Position& pos, std::string_view uci) {
     const std::optional<Move> m = parse_uci(pos, uci);
