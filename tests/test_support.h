@@ -3,8 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/position.h"
 
@@ -18,6 +20,18 @@ inline Position parse_fen(std::string_view fen, bool chess960 = false) {
     REQUIRE(result.position.has_value());
     CHECK(result.error.empty());
     return *result.position;
+}
+
+// The FEN field of every line of an EPD file in tests/data (the text before the first ';').
+inline std::vector<std::string> epd_fens(const std::string& file) {
+    std::ifstream in(std::string(ARBITER_TEST_DATA) + "/" + file);
+    std::vector<std::string> fens;
+    for (std::string line; std::getline(in, line);) {
+        std::string fen = line.substr(0, line.find(';'));
+        while (!fen.empty() && (fen.back() == ' ' || fen.back() == '\r')) fen.pop_back();
+        if (!fen.empty()) fens.push_back(fen);
+    }
+    return fens;
 }
 
 } // namespace arbiter::test

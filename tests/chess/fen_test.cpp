@@ -27,17 +27,7 @@ void check_rejected(std::string_view fen, const std::string& reason, bool chess9
     CHECK_THAT(result.error, Catch::Contains(reason));
 }
 
-// The FEN field of every line of an EPD file (the text before the first ';').
-std::vector<std::string> epd_fens(const std::string& file) {
-    std::ifstream in(std::string(ARBITER_TEST_DATA) + "/" + file);
-    std::vector<std::string> fens;
-    for (std::string line; std::getline(in, line);) {
-        std::string fen = line.substr(0, line.find(';'));
-        while (!fen.empty() && (fen.back() == ' ' || fen.back() == '\r')) fen.pop_back();
-        if (!fen.empty()) fens.push_back(fen);
-    }
-    return fens;
-}
+std::vector<std::string> epd_fens(const std::string& file) { return test::epd_fens(file); }
 
 Position play(Position pos, std::initializer_list<std::string_view> uci_moves) {
     for (std::string_view text : uci_moves) {
