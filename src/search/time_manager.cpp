@@ -16,8 +16,11 @@ TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) 
     // in sudden death. The pool is what the clock will have over that horizon, with
     // the increments to come and the Move Overhead of every one of those moves set
     // aside; this move gets its share of it.
-    const int64_t time = *limits.time[us];
-    const int64_t increment = std::max<int64_t>(0, limits.increment[us]);
+    // Clocks beyond a few decades mean "plenty"; capping them keeps every product
+    // below int64 overflow whatever a GUI sends (found by tests/fuzz/uci_fuzz).
+    constexpr int64_t MaxClockMs = int64_t(1) << 40;  // about 35 years
+    const int64_t time = std::min(*limits.time[us], MaxClockMs);
+    const int64_t increment = std::clamp<int64_t>(limits.increment[us], 0, MaxClockMs);
     const int64_t horizon = limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 50) : 25;
     const int64_t pool = std::max<int64_t>(1, time + increment * (horizon - 1) - overhead_ms * (horizon + 1));
     const int64_t now_left = std::max<int64_t>(1, time - overhead_ms);

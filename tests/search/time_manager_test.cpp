@@ -229,3 +229,18 @@ TEST_CASE("more time never gives less budget", "[time]") {
         previous = b;
     }
 }
+
+TEST_CASE("absurdly large clocks plan a sane budget without overflow", "[time]") {
+    // Found by tests/fuzz/uci_fuzz: `go wtime 9223372036854775807` overflowed int64.
+    constexpr int64_t Huge = INT64_MAX;
+    for (int moves_to_go : {0, 1, 40})
+        for (int64_t increment : {int64_t(0), int64_t(1000), Huge}) {
+            const TimeBudget b = plan_time(clock(White, Huge, increment, moves_to_go), White, 10);
+            INFO("movestogo " << moves_to_go << " increment " << increment);
+            CHECK(b.soft_ms >= 1);
+            CHECK(b.soft_ms <= b.hard_ms);
+            CHECK(b.hard_ms < Huge);
+        }
+    const TimeBudget small_clock_huge_increment = plan_time(clock(White, 1000, Huge), White, 10);
+    CHECK(small_clock_huge_increment.hard_ms <= 1000);
+}
