@@ -1,0 +1,101 @@
+#pragma once
+// Accumulators: the first layer's output for both perspectives, computed from scratch
+// (refresh) or from the parent's by the rows a move adds and removes (update), and a
+// per-thread stack of them that follows the search's moves lazily.
+
+#include <cstdint>
+#include <memory>
+
+#include "chess/piece_changes.h"
+#include "chess/position.h"
+#include "eval/nnue/kernels.h"
+#include "eval/nnue/network.h"
+
+namespace arbiter::eval::nnue {
+
+// values[p] = feature biases + the feature rows of every piece seen from perspective p.
+struct Accumulator {
+    alignas(64) int16_t values[2][HiddenSize];
+};
+
+// From scratch: every piece of `pos`.
+void refresh(const Network& net, const Position& pos, Accumulator& acc);
+// Incrementally: `child` = `parent` with the rows `changes` lifts and places.
+// `child` must not be `parent`.
+void update(const Network& net, const Accumulator& parent, const PieceChanges& changes, Accumulator& child);
+// Centipawns from `side_to_move`'s point of view, by the integer formula of
+// nets/README.md. Not clamped: a caller that reserves a mate range clamps.
+int evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
+
+// From scratch, for one-off evaluations (the `eval` command, tools); search uses a stack.
+int evaluate(const Network& net, const Position& pos);
+
+// The same with explicitly chosen kernels (tests and benchmarks compare them);
+// the ones above use active_kernels().
+void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
+            Accumulator& child);
+int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move);
+
+// One search thread's accumulators, root at index 0, one entry per move made on the
+// way down. push() only records what the move changes; evaluate() computes the
+// pending entries from the nearest computed ancestor, so moves whose subtree is cut
+// before any evaluation cost nothing but the record. A null move shares its parent's
+// accumulator (side to move is not part of it). Fixed capacity, allocated once;
+// push/pop/evaluate never allocate.
+class AccumulatorStack {
+public:
+    // Room for a search of 256 plies below the root, and a few to spare.
+    static constexpr int Capacity = 256 + 8;
+
+    explicit AccumulatorStack(const Kernels& kernels = active_kernels());
+
+    // Starts over at `root`, evaluated with `net` (which must outlive the stack's use).
+    void reset(const Network& net, const Position& root);
+    // The move `move`, legal in `before`, is about to be searched.
+    void push(const Position& before, Move move);
+    // A null move is about to be searched.
+    void push_null();
+    // Back to the parent of the top entry. The root is never popped.
+    void pop();
+    // The accumulator of the position at the top, computed now if it was pending.
+    const Accumulator& current();
+    // Evaluation of `pos`, the position at the top of the stack (only its side to
+    // move is read: the stack knows the pieces).
+    int evaluate(const Position& pos);
+
+    // Entries above the root.
+    int depth() const { return top_; }
+
+private:
+    struct Entry {
+        Accumulator acc;
+        PieceChanges changes;
+        bool computed = false;
+        bool null_move = false;  // no changes; never computed itself, reads through to its parent
+    };
+
+    const Kernels* kernels_;
+    const Network* net_ = nullptr;
+    std::unique_ptr<Entry[]> entries_;
+    int top_ = 0;
+};
+
+// Pushes in the constructor and pops in the destructor, so no early return in search
+// leaves a stale entry behind (STYLE principle 2).
+class [[nodiscard]] AccumulatorGuard {
+public:
+    struct NullMove {};
+
+    AccumulatorGuard(AccumulatorStack& stack, const Position& before, Move move) : stack_(stack) {
+        stack.push(before, move);
+    }
+    AccumulatorGuard(AccumulatorStack& stack, NullMove) : stack_(stack) { stack.push_null(); }
+    ~AccumulatorGuard() { stack_.pop(); }
+    AccumulatorGuard(const AccumulatorGuard&) = delete;
+    AccumulatorGuard& operator=(const AccumulatorGuard&) = delete;
+
+private:
+    AccumulatorStack& stack_;
+};
+
+} // namespace arbiter::eval::nnue

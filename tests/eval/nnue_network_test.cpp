@@ -1,0 +1,194 @@
+// The `.anet` reader: a file written by the test's own writer (nets/README.md) loads
+// with every weight in place; each kind of damage is refused with its own message;
+// files on disk and missing paths; the embedded default net's bookkeeping.
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "eval/nnue/network.h"
+#include "eval/nnue_test_support.h"
+
+using namespace arbiter;
+using namespace arbiter::eval::nnue;
+using Catch::Matchers::Contains;
+
+namespace {
+
+bool same_weights(const Network& a, const Network& b) {
+    return std::memcmp(a.feature_weights, b.feature_weights, sizeof a.feature_weights) == 0
+           && std::memcmp(a.feature_biases, b.feature_biases, sizeof a.feature_biases) == 0
+           && std::memcmp(a.output_weights, b.output_weights, sizeof a.output_weights) == 0
+           && a.output_bias == b.output_bias;
+}
+
+// The error load_network gives for `bytes`, which must be refused.
+std::string refusal(const std::vector<std::byte>& bytes) {
+    const LoadResult result = load_network(bytes);
+    CHECK(result.net == nullptr);
+    CHECK(!result.error.empty());
+    return result.error;
+}
+
+std::filesystem::path temp_file(const std::string& name) {
+    return std::filesystem::temp_directory_path() / ("arbiter-test-" + std::to_string(std::random_device{}()) + "-" + name);
+}
+
+void write_file(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    REQUIRE(out.good());
+}
+
+} // namespace
+
+TEST_CASE("feature indices follow nets/README.md", "[nnue]") {
+    // Own pieces first, ranks flipped for Black: a side's king on its own e-file home
+    // square is the same feature from either side.
+    CHECK(feature_index(White, WKing, E1) == 5 * 64 + 4);
+    CHECK(feature_index(Black, BKing, E8) == 5 * 64 + 4);
+    CHECK(feature_index(White, WPawn, A1) == 0);
+    CHECK(feature_index(White, BPawn, A7) == 384 + 48);
+    CHECK(feature_index(Black, WPawn, A2) == 384 + 48);
+    CHECK(feature_index(Black, BQueen, H1) == 4 * 64 + 63);
+    CHECK(feature_index(White, BKing, H8) == InputSize - 1);
+}
+
+TEST_CASE("crc32 is zlib's", "[nnue]") {
+    const char* text = "123456789";
+    CHECK(crc32({reinterpret_cast<const std::byte*>(text), 9}) == 0xCBF43926u);
+    CHECK(crc32({}) == 0u);
+}
+
+TEST_CASE("a well-formed network loads with every weight in place", "[nnue]") {
+    const auto net = test::random_network(1);
+    const std::vector<std::byte> bytes = test::serialise(*net);
+    REQUIRE(bytes.size() == HeaderSize + PayloadSize);
+    const LoadResult result = load_network(bytes);
+    INFO(result.error);
+    REQUIRE(result.net != nullptr);
+    CHECK(result.error.empty());
+    CHECK(same_weights(*result.net, *net));
+    CHECK(reinterpret_cast<uintptr_t>(result.net.get()) % 64 == 0);
+}
+
+TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
+    const auto net = test::random_network(2);
+    const std::vector<std::byte> good = test::serialise(*net);
+    std::vector<std::byte> bytes = good;
+
+    SECTION("shorter than a header") {
+        bytes.resize(31);
+        CHECK_THAT(refusal(bytes), Contains("31 bytes, shorter than the 32-byte header"));
+        CHECK_THAT(refusal({}), Contains("0 bytes, shorter than the 32-byte header"));
+    }
+    SECTION("wrong magic") {
+        bytes[0] = std::byte('X');
+        CHECK_THAT(refusal(bytes), Contains("wrong magic"));
+        bytes = good;
+        bytes[7] = std::byte('!');  // the terminating zero byte is part of the magic
+        CHECK_THAT(refusal(bytes), Contains("wrong magic"));
+    }
+    SECTION("unsupported format version") {
+        test::set_u32(bytes, 8, 2);
+        CHECK_THAT(refusal(bytes), Contains("unsupported network format version 2"));
+    }
+    SECTION("wrong architecture id") {
+        test::set_u32(bytes, 12, 7);
+        CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 7"));
+    }
+    SECTION("wrong hidden size") {
+        test::set_u32(bytes, 16, 512);
+        CHECK_THAT(refusal(bytes), Contains("wrong hidden size 512"));
+    }
+    SECTION("payload size field disagrees with the architecture") {
+        test::set_u32(bytes, 20, 394754);
+        CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 394754 bytes"));
+    }
+    SECTION("reserved field not zero") {
+        test::set_u32(bytes, 28, 1);
+        CHECK_THAT(refusal(bytes), Contains("reserved header field is 1"));
+    }
+    SECTION("truncated payload") {
+        bytes.resize(good.size() - 1);
+        CHECK_THAT(refusal(bytes), Contains("truncated: the payload has 394755 of its 394756 bytes"));
+        bytes.resize(HeaderSize);
+        CHECK_THAT(refusal(bytes), Contains("truncated: the payload has 0 of its 394756 bytes"));
+    }
+    SECTION("trailing bytes") {
+        bytes.push_back(std::byte{0});
+        bytes.push_back(std::byte{0});
+        CHECK_THAT(refusal(bytes), Contains("2 trailing bytes"));
+    }
+    SECTION("CRC mismatch") {
+        bytes[HeaderSize + 1000] ^= std::byte{0x10};
+        CHECK_THAT(refusal(bytes), Contains("CRC mismatch"));
+        bytes = good;
+        bytes[24] ^= std::byte{1};  // the stored CRC itself damaged
+        CHECK_THAT(refusal(bytes), Contains("CRC mismatch"));
+    }
+    SECTION("weights outside the ranges the kernels rely on") {
+        auto bad = test::random_network(2);
+        bad->feature_weights[5 * HiddenSize + 3] = FeatureWeightLimit + 1;
+        CHECK_THAT(refusal(test::serialise(*bad)), Contains("feature weight 1283 (feature 5, neuron 3) is 506"));
+        bad = test::random_network(2);
+        bad->feature_biases[9] = -FeatureWeightLimit - 1;
+        CHECK_THAT(refusal(test::serialise(*bad)), Contains("feature bias 9 is -506"));
+        bad = test::random_network(2);
+        bad->output_weights[300] = OutputWeightLimit + 1;
+        CHECK_THAT(refusal(test::serialise(*bad)), Contains("output weight 300 is 65"));
+    }
+    // Every damage above leaves the rest intact: the original still loads.
+    CHECK(load_network(good).net != nullptr);
+}
+
+TEST_CASE("networks load from files; errors name the file", "[nnue]") {
+    const auto net = test::random_network(3);
+
+    SECTION("a good file") {
+        const std::filesystem::path path = temp_file("good.anet");
+        write_file(path, test::serialise(*net));
+        const LoadResult result = load_network_file(path.string());
+        std::filesystem::remove(path);
+        INFO(result.error);
+        REQUIRE(result.net != nullptr);
+        CHECK(same_weights(*result.net, *net));
+    }
+    SECTION("a damaged file") {
+        const std::filesystem::path path = temp_file("bad.anet");
+        std::vector<std::byte> bytes = test::serialise(*net);
+        test::set_u32(bytes, 8, 9);
+        write_file(path, bytes);
+        const LoadResult result = load_network_file(path.string());
+        std::filesystem::remove(path);
+        CHECK(result.net == nullptr);
+        CHECK_THAT(result.error, Contains(path.string()) && Contains("unsupported network format version 9"));
+    }
+    SECTION("a missing file") {
+        const std::string path = "/nonexistent-arbiter-dir/missing.anet";
+        const LoadResult result = load_network_file(path);
+        CHECK(result.net == nullptr);
+        CHECK_THAT(result.error, Contains("cannot open network file '" + path + "'"));
+    }
+    SECTION("a directory") {
+        const LoadResult result = load_network_file(std::filesystem::temp_directory_path().string());
+        CHECK(result.net == nullptr);
+        CHECK(!result.error.empty());
+    }
+}
+
+TEST_CASE("the default network is either embedded and valid or absent with a reason", "[nnue]") {
+    const std::string_view name = default_network_name();
+    CHECK(!name.empty());
+    CHECK(name.find('/') == std::string_view::npos);
+    if (default_network() != nullptr) {
+        CHECK(default_network_error().empty());
+        CHECK(default_network() == default_network());  // loaded once
+    } else {
+        CHECK_THAT(std::string(default_network_error()), Contains(std::string(name)));
+    }
+}
