@@ -29,6 +29,14 @@ void Engine::new_game() {
     for (auto& w : workers_) w->history().clear();
 }
 
+std::string Engine::load_network(const std::string& path) {
+    eval::nnue::LoadResult result = eval::nnue::load_network_file(path);
+    if (!result.net) return result.error;
+    loaded_net_ = std::move(result.net);
+    network_ = loaded_net_.get();
+    return {};
+}
+
 bool Engine::set_hash_mb(size_t megabytes) { return tt_.resize(megabytes); }
 
 void Engine::clear_hash() { tt_.clear(); }
@@ -79,6 +87,7 @@ void Engine::run_search(SearchLimits limits) {
     shared.limits = limits;
     shared.budget = plan_time(limits, root.side_to_move(), move_overhead_ms_);
     shared.multipv = multipv_;
+    shared.network = active_network();
     shared.threads = int(workers_.size());
     shared.total_nodes = [this] { return total_nodes(); };
     shared.on_iteration = listener_.on_iteration;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chess/game.h"
+#include "eval/nnue/network.h"
 #include "search/limits.h"
 #include "search/search.h"
 #include "search/tt.h"
@@ -56,6 +57,15 @@ public:
     void set_multipv(int lines) { multipv_ = lines; }
     void set_move_overhead(int ms) { move_overhead_ms_ = ms; }
 
+    // Evaluation: the network embedded at build time unless another was loaded;
+    // the hand-crafted evaluation when NNUE is off or the build has no network.
+    // Loads a `.anet` file; on failure returns the reason and keeps the current net.
+    std::string load_network(const std::string& path);
+    void use_default_network() { loaded_net_.reset(); network_ = eval::nnue::default_network(); }
+    void set_use_nnue(bool on) { use_nnue_ = on; }
+    // The network searches use now; nullptr: the hand-crafted evaluation.
+    const eval::nnue::Network* active_network() const { return use_nnue_ ? network_ : nullptr; }
+
     uint64_t last_search_nodes() const { return last_nodes_; }
     const TranspositionTable& tt() const { return tt_; }
 
@@ -72,6 +82,9 @@ private:
     int multipv_ = 1;
     int move_overhead_ms_ = 10;
     uint64_t last_nodes_ = 0;
+    std::unique_ptr<eval::nnue::Network> loaded_net_;
+    const eval::nnue::Network* network_ = eval::nnue::default_network();
+    bool use_nnue_ = true;
 
     std::thread main_thread_;
     mutable std::mutex mutex_;

@@ -31,13 +31,24 @@ bool has_non_pawn_material(const Position& pos, Color c) {
 
 } // namespace
 
-// Pushes a key onto the worker's path for the lifetime of a child search.
-struct KeyGuard {
-    std::vector<Key>& keys;
-    KeyGuard(std::vector<Key>& k, Key key) : keys(k) { keys.push_back(key); }
-    ~KeyGuard() { keys.pop_back(); }
-    KeyGuard(const KeyGuard&) = delete;
-    KeyGuard& operator=(const KeyGuard&) = delete;
+// Pushes a move (or a null move) onto the worker's path for the lifetime of a child
+// search: the child's key for repetitions and the move's changes for the accumulators.
+struct PathGuard {
+    Worker& worker;
+    PathGuard(Worker& w, const Position& before, Move m, Key child_key) : worker(w) {
+        worker.keys_.push_back(child_key);
+        worker.accumulators_.push(before, m);
+    }
+    PathGuard(Worker& w, Key child_key) : worker(w) {
+        worker.keys_.push_back(child_key);
+        worker.accumulators_.push_null();
+    }
+    ~PathGuard() {
+        worker.keys_.pop_back();
+        worker.accumulators_.pop();
+    }
+    PathGuard(const PathGuard&) = delete;
+    PathGuard& operator=(const PathGuard&) = delete;
 };
 
 Worker::Worker(int id, SharedSearch& shared) : id_(id), shared_(shared), root_(Position::startpos()) {}
@@ -51,6 +62,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     keys_.reserve(window + MaxPly + 8);
     for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
     root_key_index_ = keys_.size() - 1;
+    if (shared_.network) accumulators_.reset(*shared_.network, root_);
     root_moves_.clear();
     last_reported_move_ = Move();
     for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, {m}});
@@ -71,6 +83,13 @@ bool Worker::is_draw(const Position& pos) const {
         if (index >= root_key_index_ || ++earlier == 2) return true;
     }
     return is_dead_position(pos);
+}
+
+Score Worker::evaluate(const Position& pos) {
+    if (!shared_.network) return eval::evaluate(pos);
+    // Far from mate scores whatever the net says: a static guess is never a mate.
+    constexpr Score Limit = MateInMaxPly / 2;
+    return std::clamp(accumulators_.evaluate(pos), -Limit, Limit);
 }
 
 bool Worker::should_stop_now() {
@@ -230,7 +249,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (!root) {
         // Step 3. Draws by rule and the ply limit.
         if (is_draw(pos)) return 0;
-        if (ply >= MaxPly - 1) return in_check ? 0 : eval::evaluate(pos);
+        if (ply >= MaxPly - 1) return in_check ? 0 : evaluate(pos);
         // Step 4. Mate distance pruning: no line from here beats a mate already found closer to the root.
         alpha = std::max(alpha, mated_in(ply));
         beta = std::min(beta, mate_in(ply + 1));
@@ -251,7 +270,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     StackEntry& ss = stack_[ply];
     Score eval = NoScore;
     if (!in_check) {
-        eval = tt_hit && tt.eval != NoScore ? tt.eval : eval::evaluate(pos);
+        eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
         // A bounded search result is a better estimate where its bound allows.
         if (tt_hit && tt.score != NoScore && !is_mate(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
@@ -278,7 +297,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             ss.continuation = NoContinuation;
             Score score;
             {
-                KeyGuard guard(keys_, child.key());
+                PathGuard guard(*this, child.key());
                 score = -negamax<false>(child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
             }
             ss.null_move = false;
@@ -348,7 +367,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // one from an earlier sibling cannot be copied.
         if (PV) pv_length_[ply + 1] = 0;
         {
-            KeyGuard guard(keys_, child.key());
+            PathGuard guard(*this, pos, m, child.key());
             // Step 13. Late move reductions, then principal variation search.
             if (depth >= 3 && moves > 1 + int(root) && (quiet || picker.in_bad_noisy_stage())) {
                 int r = reduction(depth, moves);
@@ -428,7 +447,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     seldepth_ = std::max(seldepth_, ply + 1);
     if (is_draw(pos)) return 0;
     const bool in_check = pos.in_check();
-    if (ply >= MaxPly - 1) return in_check ? 0 : eval::evaluate(pos);
+    if (ply >= MaxPly - 1) return in_check ? 0 : evaluate(pos);
 
     TTData tt;
     const bool tt_hit = shared_.tt.probe(pos.key(), ply, tt);
@@ -441,7 +460,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     Score best = -Infinite;
     Score eval = NoScore;
     if (!in_check) {
-        eval = tt_hit && tt.eval != NoScore ? tt.eval : eval::evaluate(pos);
+        eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
         best = eval;
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
@@ -463,7 +482,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         Score score;
         if (PV) pv_length_[ply + 1] = 0;
         {
-            KeyGuard guard(keys_, child.key());
+            PathGuard guard(*this, pos, m, child.key());
             score = -quiescence<PV>(child, -beta, -alpha, ply + 1);
         }
         if (shared_.stop.load(std::memory_order_relaxed)) return 0;

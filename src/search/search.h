@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chess/game.h"
+#include "eval/nnue/accumulator.h"
 #include "search/history.h"
 #include "search/limits.h"
 #include "search/time_manager.h"
@@ -21,6 +22,8 @@ struct SharedSearch {
     using Clock = std::chrono::steady_clock;
 
     TranspositionTable& tt;
+    // The network that evaluates; nullptr: the hand-crafted evaluation.
+    const eval::nnue::Network* network = nullptr;
     SearchLimits limits;
     TimeBudget budget;
     int multipv = 1;
@@ -77,6 +80,8 @@ private:
     Score quiescence(const Position& pos, Score alpha, Score beta, int ply);
 
     bool is_draw(const Position& pos) const;
+    // The static evaluation of `pos`, the position at the top of the search path.
+    Score evaluate(const Position& pos);
     bool should_stop_now();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);
@@ -87,11 +92,13 @@ private:
     void report(int depth);
     bool limits_reached_after_iteration(int depth);
 
-    // Keys of the game and of the current search path, for repetition detection;
-    // pushed and popped by KeyGuard so an early return cannot leave one behind.
-    friend struct KeyGuard;
+    // Keys of the game and of the current search path, for repetition detection,
+    // and the NNUE accumulators of the path; pushed and popped by PathGuard so an
+    // early return cannot leave one behind.
+    friend struct PathGuard;
     std::vector<Key> keys_;
     size_t root_key_index_ = 0;
+    eval::nnue::AccumulatorStack accumulators_;
 
     int id_;
     SharedSearch& shared_;

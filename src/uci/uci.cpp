@@ -11,6 +11,7 @@
 #include "chess/notation.h"
 #include "chess/perft.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/accumulator.h"
 #include "search/bench.h"
 #include "util/strings.h"
 
@@ -108,6 +109,22 @@ void Session::declare_options() {
     options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
     options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
     options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
+    // The default names the net embedded at build time; any other value is a file path.
+    // A file that fails validation keeps the net in use.
+    const std::string default_net{eval::nnue::default_network_name()};
+    options_.add_string("EvalFile", default_net, [this, default_net](const std::string& v) {
+        if (v == default_net || v.empty() || v == "<default>") {
+            engine_.use_default_network();
+            if (!eval::nnue::default_network())
+                error(fmt::format("this build has no embedded network ({}); using the hand-crafted evaluation",
+                                  eval::nnue::default_network_error()));
+        } else if (const std::string message = engine_.load_network(v); !message.empty()) {
+            error(fmt::format("{}; keeping the current network", message));
+        } else {
+            println(fmt::format("info string EvalFile {} loaded", v));
+        }
+    });
+    options_.add_check("Use NNUE", true, [this](const std::string& v) { engine_.set_use_nnue(v == "true"); });
 }
 
 void Session::println(std::string_view text) {
@@ -309,6 +326,12 @@ void Session::cmd_display() {
 
 void Session::cmd_eval() {
     const Position& pos = game_.position();
+    if (const eval::nnue::Network* net = engine_.active_network()) {
+        const int score = eval::nnue::evaluate(*net, pos);
+        println(fmt::format("NNUE evaluation: {} cp (White's view), {} cp (side to move)",
+                            pos.side_to_move() == White ? score : -score, score));
+        return;
+    }
     const eval::Breakdown b = eval::breakdown(pos);
     println(fmt::format("term             mg      eg    (White's view)\n"
                         "material+psqt {:6} {:7}\nmobility      {:6} {:7}\npawns         {:6} {:7}\n"
