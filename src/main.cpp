@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "search/datagen.h"
 #include "uci/uci.h"
 
 namespace {
@@ -12,7 +13,11 @@ namespace {
 int usage() {
     std::cerr << "usage: arbiter                      UCI on standard input and output\n"
                  "       arbiter perft <depth> [fen]  move counts per root move (divide)\n"
-                 "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n";
+                 "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n"
+                 "       arbiter datagen --output FILE [--games N] [--threads T] [--nodes N] [--seed S]\n"
+                 "                       [--random-plies P] [--chess960-percent P] [--hash MB]\n"
+                 "                       [--eval default|hce|NET.anet]\n"
+                 "                                    self-play training data (nets/README.md)\n";
     return 2;
 }
 
@@ -43,6 +48,15 @@ int main(int argc, char** argv) {
         return arbiter::uci::perft_command(depth, fen, std::cout, std::cerr);
     }
     if (command == "bench" && argc <= 3) return arbiter::uci::bench_command(argc == 3 ? argv[2] : "", std::cout, std::cerr);
+    if (command == "datagen") {
+        arbiter::search::DatagenConfig config;
+        const std::string error = arbiter::search::parse_datagen_args({argv + 2, argv + argc}, config);
+        if (!error.empty()) {
+            std::cerr << "arbiter datagen: " << error << '\n';
+            return usage();
+        }
+        return arbiter::search::run_datagen(config, std::cerr);
+    }
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();
 }

@@ -1,0 +1,340 @@
+#include "search/datagen.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+#include "chess/chess960.h"
+#include "chess/game.h"
+#include "chess/movegen.h"
+#include "search/search.h"
+
+namespace arbiter::search {
+
+namespace {
+
+// SplitMix64: small, fast, and good enough to pick random moves.
+class Random {
+public:
+    explicit Random(uint64_t seed) : state_(seed) {}
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    uint64_t below(uint64_t n) { return next() % n; }
+
+private:
+    uint64_t state_;
+};
+
+TrainingResult result_from_white(int sign) {
+    return sign > 0 ? TrainingResult::WhiteWins : sign < 0 ? TrainingResult::BlackWins : TrainingResult::Draw;
+}
+
+} // namespace
+
+struct SelfPlayer::State {
+    TranspositionTable tt;
+    SharedSearch shared{tt};
+    Worker worker{0, shared};
+};
+
+SelfPlayer::SelfPlayer(const DatagenConfig& config) : config_(config), state_(std::make_unique<State>()) {
+    state_->tt.resize(size_t(config.hash_mb));
+    state_->shared.threads = 1;
+    state_->shared.limits.nodes = config.nodes;
+    state_->shared.network = config.network;
+}
+
+SelfPlayer::~SelfPlayer() = default;
+
+GameRecords SelfPlayer::play(uint64_t index) {
+    State& s = *state_;
+    Random random(config_.seed * 0x2545F4914F6CDD1Dull + index);
+    s.tt.clear();
+    s.worker.history().clear();
+
+    // One fixed-node search; returns the best move and its score for the side to move.
+    const auto search = [&](const Game& game) {
+        s.shared.stop = false;
+        s.tt.new_search();
+        const MoveList moves = legal_moves(game.position());
+        s.worker.prepare(game, std::vector<Move>(moves.begin(), moves.end()));
+        s.worker.iterative_deepening();
+        const RootMove& best = s.worker.root_moves()[0];
+        return std::pair{best.move, best.score != -Infinite ? best.score : best.previous_score};
+    };
+
+    // Step 1. An opening: random legal plies from a start position, kept only when
+    // the game goes on and a short search finds it roughly balanced.
+    bool chess960 = false;
+    Game game;
+    for (;;) {
+        chess960 = int(random.below(100)) < config_.chess960_percent;
+        const Position start = chess960 ? *Position::from_fen(chess960_start_fen(int(random.below(960))), true).position
+                                        : Position::startpos();
+        game = Game(start);
+        const int plies = config_.random_plies + int(random.below(2));
+        bool ok = true;
+        for (int i = 0; i < plies && ok; ++i) {
+            const MoveList moves = legal_moves(game.position());
+            if (moves.empty()) ok = false;
+            else game.play(moves[random.below(moves.size())]);
+        }
+        if (!ok || game.status() != GameStatus::Ongoing || !has_legal_move(game.position())) continue;
+        const auto [move, score] = search(game);
+        if (std::abs(score) <= config_.opening_limit_cp) break;
+    }
+
+    // Step 2. Play it out. Scores are tracked from White's point of view.
+    GameRecords out;
+    int win_streak = 0, win_sign = 0, draw_streak = 0, ply = 0;
+    std::optional<int> adjudicated;  // White's point of view: +1, 0, -1
+    std::vector<Position> recorded;
+    std::vector<int> recorded_scores;
+    for (;; ++ply) {
+        const GameStatus status = game.status();
+        if (status == GameStatus::Checkmate) {
+            adjudicated = game.position().side_to_move() == White ? -1 : 1;
+            break;
+        }
+        if (status != GameStatus::Ongoing) {  // every other FIDE ending, claims included, is a draw
+            adjudicated = 0;
+            break;
+        }
+        if (ply >= config_.max_plies) {
+            adjudicated = 0;
+            break;
+        }
+        const Position& pos = game.position();
+        const auto [move, score] = search(game);
+        const int white_score = pos.side_to_move() == White ? score : -score;
+
+        if (!pos.in_check() && !pos.is_capture(move) && move.kind() != Move::Promotion && !is_mate(score)) {
+            recorded.push_back(pos);
+            recorded_scores.push_back(white_score);
+        }
+
+        const int sign = white_score >= config_.win_adjudication_cp ? 1 : white_score <= -config_.win_adjudication_cp ? -1 : 0;
+        win_streak = sign != 0 && sign == win_sign ? win_streak + 1 : sign != 0 ? 1 : 0;
+        win_sign = sign;
+        if (win_streak >= config_.win_adjudication_plies) {
+            adjudicated = sign;
+            break;
+        }
+        draw_streak = std::abs(white_score) <= config_.draw_adjudication_cp ? draw_streak + 1 : 0;
+        if (ply >= config_.draw_adjudication_ply && draw_streak >= config_.draw_adjudication_plies) {
+            adjudicated = 0;
+            break;
+        }
+        game.play(move);
+    }
+
+    out.result = result_from_white(*adjudicated);
+    out.plies = ply;
+    out.records.reserve(recorded.size());
+    for (size_t i = 0; i < recorded.size(); ++i)
+        out.records.push_back(encode_record(recorded[i], recorded_scores[i], out.result, chess960));
+    return out;
+}
+
+std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConfig& config) {
+    const auto number = [](const std::string& text, auto& value, auto low, auto high) {
+        using T = std::remove_reference_t<decltype(value)>;
+        T parsed{};
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+        if (ec != std::errc() || end != text.data() + text.size() || parsed < T(low) || parsed > T(high)) return false;
+        value = parsed;
+        return true;
+    };
+    for (size_t i = 0; i < args.size(); i += 2) {
+        const std::string& name = args[i];
+        if (i + 1 >= args.size()) return fmt::format("option {} needs a value", name);
+        const std::string& value = args[i + 1];
+        bool ok = true;
+        if (name == "--output") config.output = value;
+        else if (name == "--games") ok = number(value, config.games, 1, uint64_t(1) << 40);
+        else if (name == "--threads") ok = number(value, config.threads, 1, 1024);
+        else if (name == "--nodes") ok = number(value, config.nodes, 100, uint64_t(1) << 32);
+        else if (name == "--seed") ok = number(value, config.seed, 0, UINT64_MAX);
+        else if (name == "--random-plies") ok = number(value, config.random_plies, 0, 40);
+        else if (name == "--chess960-percent") ok = number(value, config.chess960_percent, 0, 100);
+        else if (name == "--hash") ok = number(value, config.hash_mb, 1, 4096);
+        else if (name == "--eval") config.eval = value;
+        else return fmt::format("unknown option {}", name);
+        if (!ok) return fmt::format("bad value '{}' for {}", value, name);
+    }
+    if (config.output.empty()) return "--output FILE is required";
+    return {};
+}
+
+namespace {
+
+// `<output>.progress`: the settings that fix the games, and how far the run got.
+struct Progress {
+    uint64_t seed = 0, nodes = 0, random_plies = 0, chess960_percent = 0, games_done = 0, bytes = 0;
+    uint32_t eval_id = 0;  // 0: hand-crafted; else the CRC-32 of the network's weights
+
+    static std::string path(const DatagenConfig& c) { return c.output + ".progress"; }
+    bool same_settings(const Progress& o) const {
+        return seed == o.seed && nodes == o.nodes && random_plies == o.random_plies &&
+               chess960_percent == o.chess960_percent && eval_id == o.eval_id;
+    }
+    std::string text() const {
+        return fmt::format("seed {} nodes {} random-plies {} chess960-percent {} eval {:08x} games {} bytes {}\n",
+                           seed, nodes, random_plies, chess960_percent, eval_id, games_done, bytes);
+    }
+    static std::optional<Progress> read(const std::string& file) {
+        std::ifstream in(file);
+        std::string k1, k2, k3, k4, k5, k6, k7;
+        Progress p;
+        if (!(in >> k1 >> p.seed >> k2 >> p.nodes >> k3 >> p.random_plies >> k4 >> p.chess960_percent >> k5 >>
+              std::hex >> p.eval_id >> std::dec >> k6 >> p.games_done >> k7 >> p.bytes) ||
+            k1 != "seed" || k5 != "eval" || k7 != "bytes")
+            return std::nullopt;
+        return p;
+    }
+};
+
+} // namespace
+
+int run_datagen(const DatagenConfig& settings, std::ostream& log) {
+    namespace fs = std::filesystem;
+    DatagenConfig config = settings;
+    std::unique_ptr<eval::nnue::Network> loaded;
+    if (config.eval == "default") {
+        config.network = eval::nnue::default_network();
+    } else if (config.eval != "hce") {
+        eval::nnue::LoadResult result = eval::nnue::load_network_file(config.eval);
+        if (!result.net) {
+            log << "arbiter datagen: " << result.error << '\n';
+            return 1;
+        }
+        loaded = std::move(result.net);
+        config.network = loaded.get();
+    }
+    Progress progress{config.seed, config.nodes, uint64_t(config.random_plies), uint64_t(config.chess960_percent), 0, 0};
+    if (config.network)  // a fingerprint of the weights (the struct's padding is not data)
+        progress.eval_id = eval::nnue::crc32(std::as_bytes(std::span(config.network->feature_weights))) ^
+                           eval::nnue::crc32(std::as_bytes(std::span(config.network->output_weights))) * 0x9E3779B1u;
+    log << (config.network ? fmt::format("evaluation: network {:08x}\n", progress.eval_id)
+                           : std::string("evaluation: hand-crafted\n"));
+    std::error_code ec;
+    if (fs::exists(Progress::path(config))) {
+        const auto previous = Progress::read(Progress::path(config));
+        if (!previous) {
+            log << "arbiter datagen: cannot read " << Progress::path(config) << '\n';
+            return 1;
+        }
+        if (!previous->same_settings(progress)) {
+            log << "arbiter datagen: " << config.output << " was generated with other settings ("
+                << previous->text().substr(0, previous->text().size() - 1) << "); use another --output\n";
+            return 1;
+        }
+        progress = *previous;
+        // Drop anything written after the last completed game.
+        if (fs::exists(config.output) && fs::file_size(config.output) > progress.bytes) fs::resize_file(config.output, progress.bytes, ec);
+        if (ec || !fs::exists(config.output) || fs::file_size(config.output) != progress.bytes) {
+            log << "arbiter datagen: " << config.output << " does not match its progress file\n";
+            return 1;
+        }
+        log << fmt::format("resuming after {} games ({} positions)\n", progress.games_done, progress.bytes / 32);
+    } else if (fs::exists(config.output)) {
+        log << "arbiter datagen: " << config.output << " exists without a progress file; refusing to overwrite it\n";
+        return 1;
+    }
+    std::FILE* file = std::fopen(config.output.c_str(), "ab");
+    if (!file) {
+        log << "arbiter datagen: cannot open " << config.output << " for writing\n";
+        return 1;
+    }
+    const auto save_progress = [&] {
+        const std::string tmp = Progress::path(config) + ".tmp";
+        { std::ofstream(tmp) << progress.text(); }
+        fs::rename(tmp, Progress::path(config), ec);
+    };
+    save_progress();
+    if (progress.games_done >= config.games) {
+        std::fclose(file);
+        log << "nothing to do: " << progress.games_done << " games already generated\n";
+        return 0;
+    }
+
+    // Workers take game numbers in order; the writer appends finished games in
+    // number order, so the file does not depend on thread timing.
+    std::atomic<uint64_t> next_game{progress.games_done};
+    std::mutex mutex;
+    std::condition_variable finished_cv;
+    std::map<uint64_t, GameRecords> finished;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < config.threads; ++t)
+        threads.emplace_back([&] {
+            SelfPlayer player(config);
+            for (uint64_t index; (index = next_game.fetch_add(1)) < config.games;) {
+                GameRecords game = player.play(index);
+                std::lock_guard lock(mutex);
+                finished.emplace(index, std::move(game));
+                finished_cv.notify_one();
+            }
+        });
+
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto last_report = start;
+    const uint64_t first_game = progress.games_done;
+    uint64_t positions_this_run = 0;
+    uint64_t results[3] = {};
+    while (progress.games_done < config.games) {
+        GameRecords game;
+        {
+            std::unique_lock lock(mutex);
+            finished_cv.wait(lock, [&] { return finished.count(progress.games_done) != 0; });
+            auto it = finished.find(progress.games_done);
+            game = std::move(it->second);
+            finished.erase(it);
+        }
+        const size_t bytes = game.records.size() * sizeof(TrainingRecord);
+        if (bytes && std::fwrite(game.records.data(), 1, bytes, file) != bytes) {
+            log << "arbiter datagen: write to " << config.output << " failed\n";
+            std::_Exit(1);
+        }
+        std::fflush(file);
+        progress.bytes += bytes;
+        ++progress.games_done;
+        positions_this_run += game.records.size();
+        ++results[int(game.result)];
+        save_progress();
+
+        const auto now = Clock::now();
+        if (now - last_report >= std::chrono::seconds(10) || progress.games_done == config.games) {
+            last_report = now;
+            const double elapsed = std::chrono::duration<double>(now - start).count();
+            const uint64_t games_run = progress.games_done - first_game;
+            const double eta = elapsed / double(games_run) * double(config.games - progress.games_done);
+            log << fmt::format("games {}/{}  positions {}  {:.0f} positions/s  elapsed {:.0f} s  ETA {:.0f} s  "
+                               "(this run: +{} / ={} / -{})\n",
+                               progress.games_done, config.games, progress.bytes / 32,
+                               double(positions_this_run) / std::max(elapsed, 1e-9), elapsed, eta,
+                               results[int(TrainingResult::WhiteWins)], results[int(TrainingResult::Draw)],
+                               results[int(TrainingResult::BlackWins)]);
+            log.flush();
+        }
+    }
+    for (std::thread& t : threads) t.join();
+    std::fclose(file);
+    return 0;
+}
+
+} // namespace arbiter::search

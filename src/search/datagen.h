@@ -1,0 +1,76 @@
+#pragma once
+// Self-play data generation for training the NNUE (`arbiter datagen ...`).
+//
+// Each game starts from a few random legal plies (from the standard start or a
+// random Chess960 start), is played with fixed-node searches, and ends by the FIDE
+// rules of the rules core or by adjudication. Positions are written as the 32-byte
+// records of nets/README.md, without positions in check, positions whose best move
+// is a capture or promotion, and positions with mate scores.
+//
+// Reproducible: game i depends only on (seed, i), because every game starts from a
+// cleared hash table and cleared histories; games are written in index order
+// whatever the number of threads. Resumable: `<output>.progress` records the games
+// and bytes written, and a run with the same settings continues from there.
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/nnue/network.h"
+#include "search/training_record.h"
+
+namespace arbiter::search {
+
+struct DatagenConfig {
+    std::string output;
+    uint64_t games = 1000;
+    int threads = 1;
+    uint64_t nodes = 5000;          // node budget of every move's search
+    uint64_t seed = 1;
+    int random_plies = 8;           // 8 or 9 random plies open each game
+    int chess960_percent = 0;       // share of games from random Chess960 starts
+    int opening_limit_cp = 1000;    // openings scoring beyond this are thrown away
+    int hash_mb = 16;               // per thread
+    int win_adjudication_cp = 2000; // a side this far ahead ...
+    int win_adjudication_plies = 6; // ... for this many consecutive plies wins
+    int draw_adjudication_ply = 80; // from this ply on ...
+    int draw_adjudication_cp = 10;  // ... scores within this ...
+    int draw_adjudication_plies = 12; // ... for this many consecutive plies draw
+    int max_plies = 500;            // a game still running after this is a draw
+    // "default": the embedded network (the hand-crafted evaluation in a build without
+    // one); "hce": the hand-crafted evaluation; anything else: a .anet file.
+    std::string eval = "default";
+    // Set by run_datagen from `eval`; nullptr: the hand-crafted evaluation.
+    const eval::nnue::Network* network = nullptr;
+};
+
+struct GameRecords {
+    std::vector<TrainingRecord> records;
+    TrainingResult result = TrainingResult::Draw;
+    int plies = 0;
+};
+
+// Plays self-play games; one per thread, reused from game to game.
+class SelfPlayer {
+public:
+    explicit SelfPlayer(const DatagenConfig& config);
+    ~SelfPlayer();
+    // Plays game number `index`: deterministic given the config's seed and nodes.
+    GameRecords play(uint64_t index);
+
+private:
+    struct State;
+    DatagenConfig config_;
+    std::unique_ptr<State> state_;
+};
+
+// Parses `datagen` command-line options (`--output FILE --games N ...`); an error
+// message on failure, empty on success.
+std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConfig& config);
+
+// Runs the generation; progress lines go to `log`. Returns the process exit code.
+int run_datagen(const DatagenConfig& config, std::ostream& log);
+
+} // namespace arbiter::search
