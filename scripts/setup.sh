@@ -3,7 +3,8 @@
 # the build dependencies that are missing. Everything it prints goes to stderr, so
 # that play.sh keeps stdout for UCI.
 #
-# Debian 12 packages: cmake, g++, make, libfmt-dev, catch2 (Catch2 v2), python3.
+# Debian 12 packages: cmake, g++, make, libfmt-dev, catch2 (Catch2 v2), python3,
+# python3-numpy (the net-file test of scripts/nnue).
 # As root the missing ones are installed with apt-get; otherwise the exact command
 # to run is printed and the script stops.
 
@@ -18,7 +19,7 @@ arbiter_missing_packages() {
     # leave it to CMake's find_package to name what it cannot find.
     if command -v dpkg >/dev/null 2>&1; then
         local package
-        for package in libfmt-dev catch2; do
+        for package in libfmt-dev catch2 python3-numpy; do
             dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
         done
     fi

@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Arbiter's `.anet` network files (numpy only; no torch).
+
+Specified in nets/README.md. Provides:
+    quantise(ft_w, ft_b, out_w, out_b) -> QuantNet     float weights -> integers (clip + round)
+    to_bytes(net) / write(path, net)                     header (with CRC-32) + payload
+    from_bytes(data) / read(path)                        parse and validate (NetFileError)
+    evaluate_cp(net, position)                           the engine's exact integer evaluation
+    random_net(seed)                                     a random valid net, for tests
+
+Command line:
+    netfile.py info NET
+    netfile.py eval NET FEN...        one line per FEN: "<cp>\t<fen>" (side to move's view)
+    netfile.py random OUT --seed S
+"""
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import zlib
+from dataclasses import dataclass
+
+try:
+    import numpy as np
+except ImportError:  # a python3 without numpy first on PATH (e.g. pyenv); the system one may have it
+    if __name__ == "__main__" and os.path.exists("/usr/bin/python3") and not os.environ.get("ARBITER_NNUE_REEXEC"):
+        os.environ["ARBITER_NNUE_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+
+MAGIC = b"ARBNNUE\x00"
+FORMAT_VERSION = 1
+ARCH_ID = 1
+INPUTS = 768
+HIDDEN = 256
+QA = 255
+QB = 64
+HEADER_SIZE = 32
+HEADER_STRUCT = struct.Struct("<8sIIIIII")  # magic, version, arch, hidden, payload size, crc, reserved
+assert HEADER_STRUCT.size == HEADER_SIZE
+
+FT_WEIGHT_COUNT = INPUTS * HIDDEN
+PAYLOAD_SIZE = FT_WEIGHT_COUNT * 2 + HIDDEN * 2 + 2 * HIDDEN * 2 + 4
+assert PAYLOAD_SIZE == 394756
+
+# Float clip ranges (the trainer clips to these after every step; quantise clips again).
+FT_CLIP = 1.98  # feature weights and biases
+OUT_CLIP = 1.0  # output weights
+FT_QMAX = int(np.floor(FT_CLIP * QA + 0.5))  # 505
+OUT_QMAX = int(OUT_CLIP * QB)  # 64
+
+WHITE, BLACK = 0, 1
+PIECE_CHARS = "PNBRQKpnbrqk"
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+class NetFileError(ValueError):
+    pass
+
+
+@dataclass
+class QuantNet:
+    ft_weights: np.ndarray  # (768, 256) int16, feature-major
+    ft_bias: np.ndarray  # (256,) int16
+    out_weights: np.ndarray  # (512,) int16: 256 for the side to move, then 256 for the other side
+    out_bias: int  # i32
+
+    def validate(self) -> None:
+        if self.ft_weights.shape != (INPUTS, HIDDEN) or self.ft_bias.shape != (HIDDEN,):
+            raise NetFileError("feature transformer has the wrong shape")
+        if self.out_weights.shape != (2 * HIDDEN,):
+            raise NetFileError("output weights have the wrong shape")
+        if not -(2**31) <= int(self.out_bias) < 2**31:
+            raise NetFileError("output bias does not fit i32")
+
+
+# ----------------------------------------------------------------------------- quantisation
+
+
+def _round(x: np.ndarray) -> np.ndarray:
+    """Round half away from zero (deterministic; independent of numpy's half-to-even)."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def quantise(ft_w, ft_b, out_w, out_b) -> QuantNet:
+    """Float weights -> integer net. ft_w is (768, 256) feature-major (the transpose of a
+    torch Linear's weight, the same layout as an EmbeddingBag's weight); out_w has 512
+    entries (side to move's 256 first) or shape (1, 512); out_b is a scalar or (1,).
+    Feature weights / biases are clipped to [-1.98, 1.98], output weights to [-1, 1],
+    then multiplied by QA / QB and rounded half away from zero; the output bias is
+    quantised by QA * QB."""
+    ft_w = np.asarray(ft_w, dtype=np.float64)
+    ft_b = np.asarray(ft_b, dtype=np.float64).reshape(-1)
+    out_w = np.asarray(out_w, dtype=np.float64).reshape(-1)
+    out_b = float(np.asarray(out_b, dtype=np.float64).reshape(-1)[0])
+    if ft_w.shape != (INPUTS, HIDDEN):
+        raise NetFileError(f"feature weights must be ({INPUTS}, {HIDDEN}), got {ft_w.shape}")
+    if ft_b.shape != (HIDDEN,) or out_w.shape != (2 * HIDDEN,):
+        raise NetFileError("bias / output weight shapes are wrong")
+    if not (np.isfinite(ft_w).all() and np.isfinite(ft_b).all() and np.isfinite(out_w).all() and np.isfinite(out_b)):
+        raise NetFileError("non-finite weights")
+    qw = _round(np.clip(ft_w, -FT_CLIP, FT_CLIP) * QA).astype(np.int16)
+    qb = _round(np.clip(ft_b, -FT_CLIP, FT_CLIP) * QA).astype(np.int16)
+    qo = _round(np.clip(out_w, -OUT_CLIP, OUT_CLIP) * QB).astype(np.int16)
+    ob = int(_round(out_b * QA * QB))
+    if not -(2**31) <= ob < 2**31:
+        raise NetFileError(f"output bias {out_b} does not fit i32 after quantisation")
+    return QuantNet(qw, qb, qo, ob)
+
+
+def dequantise(net: QuantNet):
+    """Integer net -> float arrays (ft_w, ft_b, out_w, out_b)."""
+    return (
+        net.ft_weights.astype(np.float64) / QA,
+        net.ft_bias.astype(np.float64) / QA,
+        net.out_weights.astype(np.float64) / QB,
+        net.out_bias / (QA * QB),
+    )
+
+
+# ----------------------------------------------------------------------------- file format
+
+
+def payload_bytes(net: QuantNet) -> bytes:
+    net.validate()
+    return b"".join(
+        [
+            np.ascontiguousarray(net.ft_weights, dtype="<i2").tobytes(),
+            np.ascontiguousarray(net.ft_bias, dtype="<i2").tobytes(),
+            np.ascontiguousarray(net.out_weights, dtype="<i2").tobytes(),
+            struct.pack("<i", int(net.out_bias)),
+        ]
+    )
+
+
+def to_bytes(net: QuantNet) -> bytes:
+    payload = payload_bytes(net)
+    assert len(payload) == PAYLOAD_SIZE
+    header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, ARCH_ID, HIDDEN, len(payload), zlib.crc32(payload) & 0xFFFFFFFF, 0)
+    return header + payload
+
+
+def write(path, net: QuantNet) -> None:
+    data = to_bytes(net)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def parse_header(data: bytes) -> dict:
+    if len(data) < HEADER_SIZE:
+        raise NetFileError(f"truncated header: {len(data)} bytes, need {HEADER_SIZE}")
+    magic, version, arch, hidden, size, crc, reserved = HEADER_STRUCT.unpack_from(data, 0)
+    return dict(magic=magic, version=version, arch=arch, hidden=hidden, payload_size=size, crc=crc, reserved=reserved)
+
+
+def from_bytes(data: bytes) -> QuantNet:
+    """Parses and validates a `.anet` image; raises NetFileError with a specific message."""
+    h = parse_header(data)
+    if h["magic"] != MAGIC:
+        raise NetFileError(f"bad magic {h['magic']!r}: not an Arbiter network file")
+    if h["version"] != FORMAT_VERSION:
+        raise NetFileError(f"unsupported format version {h['version']} (expected {FORMAT_VERSION})")
+    if h["arch"] != ARCH_ID:
+        raise NetFileError(f"unsupported architecture id {h['arch']} (expected {ARCH_ID})")
+    if h["hidden"] != HIDDEN:
+        raise NetFileError(f"unsupported hidden size {h['hidden']} (expected {HIDDEN})")
+    if h["payload_size"] != PAYLOAD_SIZE:
+        raise NetFileError(f"payload size field {h['payload_size']} is not {PAYLOAD_SIZE}")
+    if h["reserved"] != 0:
+        raise NetFileError(f"reserved header field is {h['reserved']}, not 0")
+    actual = len(data) - HEADER_SIZE
+    if actual < PAYLOAD_SIZE:
+        raise NetFileError(f"truncated payload: {actual} bytes, expected {PAYLOAD_SIZE}")
+    if actual > PAYLOAD_SIZE:
+        raise NetFileError(f"{actual - PAYLOAD_SIZE} trailing bytes after the payload")
+    payload = bytes(data[HEADER_SIZE:])
+    crc = zlib.crc32(payload) & 0xFFFFFFFF
+    if crc != h["crc"]:
+        raise NetFileError(f"CRC mismatch: header says {h['crc']:08x}, payload has {crc:08x}")
+    off = 0
+    ft_w = np.frombuffer(payload, dtype="<i2", count=FT_WEIGHT_COUNT, offset=off).reshape(INPUTS, HIDDEN)
+    off += FT_WEIGHT_COUNT * 2
+    ft_b = np.frombuffer(payload, dtype="<i2", count=HIDDEN, offset=off)
+    off += HIDDEN * 2
+    out_w = np.frombuffer(payload, dtype="<i2", count=2 * HIDDEN, offset=off)
+    off += 2 * HIDDEN * 2
+    (out_b,) = struct.unpack_from("<i", payload, off)
+    return QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), int(out_b))
+
+
+def read(path) -> QuantNet:
+    with open(path, "rb") as f:
+        return from_bytes(f.read())
+
+
+# ----------------------------------------------------------------------------- positions and features
+
+
+def parse_fen(fen: str):
+    """Minimal FEN parser: returns (list of (square, piece code), side to move 0/1).
+
+    Only the board and side-to-move fields matter (a missing side to move means White).
+    Squares: a1 = 0 ... h8 = 63; codes 0-5 White P N B R Q K, 6-11 Black."""
+    fields = fen.split()
+    if not fields:
+        raise ValueError("empty FEN")
+    ranks = fields[0].split("/")
+    if len(ranks) != 8:
+        raise ValueError(f"FEN board needs 8 ranks: {fen!r}")
+    pieces = []
+    for r, text in enumerate(ranks):
+        rank = 7 - r
+        file = 0
+        for ch in text:
+            if ch.isdigit():
+                file += int(ch)
+            elif ch in PIECE_CHARS:
+                if file > 7:
+                    raise ValueError(f"FEN rank {rank + 1} too long: {fen!r}")
+                pieces.append((rank * 8 + file, PIECE_CHARS.index(ch)))
+                file += 1
+            else:
+                raise ValueError(f"bad FEN character {ch!r} in {fen!r}")
+        if file != 8:
+            raise ValueError(f"FEN rank {rank + 1} has {file} files: {fen!r}")
+    side = fields[1] if len(fields) > 1 else "w"
+    if side not in ("w", "b"):
+        raise ValueError(f"bad side to move {side!r} in {fen!r}")
+    if len(pieces) > 32:
+        raise ValueError(f"more than 32 pieces in {fen!r}")
+    return sorted(pieces), (WHITE if side == "w" else BLACK)
+
+
+def feature_index(perspective: int, square: int, code: int) -> int:
+    colour, ptype = divmod(code, 6)
+    return (0 if colour == perspective else 384) + ptype * 64 + (square if perspective == WHITE else square ^ 56)
+
+
+def features(position):
+    """(side to move's feature indices, other side's) of a FEN or a (pieces, stm) pair."""
+    pieces, stm = parse_fen(position) if isinstance(position, str) else position
+    us = [feature_index(stm, s, c) for s, c in pieces]
+    them = [feature_index(1 - stm, s, c) for s, c in pieces]
+    return us, them
+
+
+# ----------------------------------------------------------------------------- integer evaluation
+
+
+def trunc_div(a: int, b: int) -> int:
+    """C++ integer division (truncates toward zero), for Python ints."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def accumulators(net: QuantNet, position):
+    """The two i16 accumulators (side to move's first) as int64 arrays, checked for i16 range."""
+    us, them = features(position)
+    accs = []
+    for feats in (us, them):
+        acc = net.ft_bias.astype(np.int64).copy()
+        for f in feats:
+            acc += net.ft_weights[f].astype(np.int64)
+        if acc.min() < -32768 or acc.max() > 32767:
+            raise OverflowError("accumulator outside i16")
+        accs.append(acc)
+    return accs
+
+
+def evaluate_detail(net: QuantNet, position) -> dict:
+    acc_us, acc_them = accumulators(net, position)
+    v_us = np.clip(acc_us, 0, QA)
+    v_them = np.clip(acc_them, 0, QA)
+    out = net.out_weights.astype(np.int64)
+    total = int((v_us * v_us * out[:HIDDEN]).sum() + (v_them * v_them * out[HIDDEN:]).sum())
+    if not -(2**31) <= total < 2**31:
+        raise OverflowError("output sum outside i32")
+    scaled = trunc_div(total, QA) + int(net.out_bias)
+    cp = trunc_div(scaled * 400, QA * QB)
+    return dict(acc_us=acc_us, acc_them=acc_them, sum=total, scaled=scaled, cp=cp)
+
+
+def evaluate_cp(net: QuantNet, position) -> int:
+    """The engine's integer evaluation in centipawns from the side to move's point of view.
+
+    position: a FEN string (only board and side to move used) or (pieces, stm).
+        acc = bias + sum of weights[f] (i16); v = clamp(acc, 0, QA)
+        sum = sum_i v_us[i]^2 * out[i] + v_them[i]^2 * out[256 + i]   (i32)
+        cp  = (i64(sum / QA) + out_bias) * 400 / (QA * QB)   (C++ division, truncating)"""
+    return evaluate_detail(net, position)["cp"]
+
+
+def evaluate_float(net: QuantNet, position) -> float:
+    """The float network evaluated on the dequantised weights (400 * y), for comparison."""
+    ft_w, ft_b, out_w, out_b = dequantise(net)
+    us, them = features(position)
+    a = ft_b + ft_w[us].sum(axis=0)
+    b = ft_b + ft_w[them].sum(axis=0)
+    y = (np.clip(a, 0, 1) ** 2) @ out_w[:HIDDEN] + (np.clip(b, 0, 1) ** 2) @ out_w[HIDDEN:] + out_b
+    return 400.0 * float(y)
+
+
+# ----------------------------------------------------------------------------- random nets
+
+
+def random_net(seed: int = 0) -> QuantNet:
+    """A random valid net whose evaluations spread over a few hundred centipawns.
+
+    Feature weights ~ N(0, 25^2) with per-neuron biases in [0, 200), so that a typical
+    accumulator of 20-32 features is partly inside (0, 255); output weights mostly
+    uniform in [-20, 20]; 0.1% of the feature weights and 3% of the output weights sit
+    at the limits (+-505, +-64) so that the extremes are exercised; the output bias
+    is chosen so that the start position (White to move) evaluates near 0."""
+    rng = np.random.default_rng(seed)
+    ft_w = np.clip(np.rint(rng.normal(0.0, 25.0, (INPUTS, HIDDEN))), -FT_QMAX, FT_QMAX)
+    extreme = rng.random((INPUTS, HIDDEN)) < 0.001
+    ft_w[extreme] = rng.choice([-FT_QMAX, FT_QMAX], int(extreme.sum()))
+    ft_b = rng.integers(0, 200, HIDDEN)
+    out_w = rng.integers(-20, 21, 2 * HIDDEN)
+    extreme = rng.random(2 * HIDDEN) < 0.03
+    out_w[extreme] = rng.choice([-OUT_QMAX, OUT_QMAX], int(extreme.sum()))
+    net = QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), 0)
+    net.out_bias = -evaluate_detail(net, START_FEN)["scaled"] + int(rng.integers(-200, 201))
+    return net
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _stats_line(name: str, a: np.ndarray, qmax: int | None) -> str:
+    a = np.asarray(a, dtype=np.int64)
+    line = f"{name:16} n={a.size:7d} min={a.min():6d} max={a.max():6d} mean={a.mean():9.3f} mean|x|={np.abs(a).mean():8.3f}"
+    if qmax is not None:
+        line += f" at-limit={(np.abs(a) >= qmax).mean() * 100:.2f}%"
+    return line
+
+
+SAMPLE_FENS = [
+    START_FEN,
+    "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+]
+
+
+def _main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Arbiter .anet network files")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p_info = sub.add_parser("info", help="print the header and weight statistics")
+    p_info.add_argument("net")
+    p_eval = sub.add_parser("eval", help="integer evaluation (cp, side to move's view) of FENs")
+    p_eval.add_argument("net")
+    p_eval.add_argument("fens", nargs="+", help="FENs (quote each one)")
+    p_eval.add_argument("--verbose", action="store_true", help="also print features, sum and the float value")
+    p_rand = sub.add_parser("random", help="write a random valid net")
+    p_rand.add_argument("out")
+    p_rand.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    try:
+        if args.cmd == "info":
+            with open(args.net, "rb") as f:
+                data = f.read()
+            h = parse_header(data)
+            net = from_bytes(data)
+            print(f"file            {args.net} ({len(data)} bytes)")
+            print(f"magic           {h['magic']!r}")
+            print(f"version         {h['version']}")
+            print(f"architecture    {h['arch']} ((768 -> {h['hidden']}) x 2 -> 1, SCReLU)")
+            print(f"hidden size     {h['hidden']}")
+            print(f"payload size    {h['payload_size']}")
+            print(f"crc32           {h['crc']:08x} (ok)")
+            print(f"reserved        {h['reserved']}")
+            print(_stats_line("feature weights", net.ft_weights, FT_QMAX))
+            print(_stats_line("feature biases", net.ft_bias, FT_QMAX))
+            print(_stats_line("out weights us", net.out_weights[:HIDDEN], OUT_QMAX))
+            print(_stats_line("out weights them", net.out_weights[HIDDEN:], OUT_QMAX))
+            print(f"output bias     {net.out_bias} ({net.out_bias * 400 / (QA * QB):.2f} cp)")
+            dead = np.all(net.ft_weights == 0, axis=0).sum()
+            print(f"all-zero neurons {dead}")
+            in_range = (np.abs(net.ft_weights.astype(np.int32)).max() <= FT_QMAX and np.abs(net.ft_bias.astype(np.int32)).max() <= FT_QMAX
+                        and np.abs(net.out_weights.astype(np.int32)).max() <= OUT_QMAX)
+            print(f"weights within the trainer's ranges (|ft| <= {FT_QMAX}, |out| <= {OUT_QMAX}): "
+                  f"{'yes' if in_range else 'NO: the engine may overflow'}")
+            for fen in SAMPLE_FENS:
+                print(f"eval {evaluate_cp(net, fen):6d}  {fen}")
+        elif args.cmd == "eval":
+            net = read(args.net)
+            for fen in args.fens:
+                if args.verbose:
+                    d = evaluate_detail(net, fen)
+                    us, them = features(fen)
+                    print(f"{d['cp']}\t{fen}")
+                    print(f"  features us   {us}")
+                    print(f"  features them {them}")
+                    print(f"  sum {d['sum']}  sum/QA+bias {d['scaled']}  float {evaluate_float(net, fen):.2f} cp")
+                else:
+                    print(f"{evaluate_cp(net, fen)}\t{fen}")
+        elif args.cmd == "random":
+            net = random_net(args.seed)
+            write(args.out, net)
+            print(f"wrote {args.out} (seed {args.seed})")
+    except (NetFileError, ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

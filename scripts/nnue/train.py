@@ -1,0 +1,640 @@
+#!/usr/bin/env python3
+"""Trainer of Arbiter's NNUE: (768 -> 256) x 2 -> 1, SCReLU, on `.abin` self-play data.
+
+    python3 scripts/nnue/train.py --data data/*.abin --epochs 20 --out nets/arbiter-001.anet \
+        --checkpoint run1.pt --plot run1.png
+
+The float network (nets/README.md):
+    a_us   = b + sum of W[f] over the side to move's active features     (and a_them likewise)
+    y      = sum_i screlu(a_us)_i * w_i + sum_i screlu(a_them)_i * w_{256+i} + c
+    screlu(x) = clamp(x, 0, 1)^2, engine score = 400 * y centipawns.
+Loss: mean |sigmoid(y) - target|^p,
+    target = lambda * sigmoid(score_stm / 400) + (1 - lambda) * result_stm.
+After every optimiser step the weights are clipped to the ranges the quantised format
+needs (feature weights and biases [-1.98, 1.98], output weights [-1, 1]). With --qat all
+(the default) the forward pass uses the weights rounded to the file's grid (1/255 for
+the feature transformer, 1/64 for the output weights, 1/16320 for the output bias) with
+straight-through gradients, so the float net being optimised is the quantised one: the
+output weights are small (|w| ~ 0.05, a few steps of 1/64), and without this their
+rounding alone moved evaluations by 10-40 cp.
+
+Data: every record is decoded once (abin.decode, vectorised) into the side to move's
+feature indices (int16, 32 slots padded with abin.PAD), the score (int16) and the
+result (uint8), 67 bytes per position; the other perspective's indices are derived
+per batch (abin.other_perspective). On CUDA the whole set is moved to the GPU when it
+fits. On the CPU the feature transformer's gradient is computed by a transposed sparse
+sum (features sorted per batch), much faster than the generic EmbeddingBag backward.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import queue
+import sys
+import threading
+import time
+
+try:
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # a python3 without numpy / torch first on PATH (e.g. pyenv); the system one may have them
+    if __name__ == "__main__" and os.path.exists("/usr/bin/python3") and not os.environ.get("ARBITER_NNUE_REEXEC"):
+        os.environ["ARBITER_NNUE_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import abin  # noqa: E402
+import netfile  # noqa: E402
+
+INPUTS = netfile.INPUTS
+HIDDEN = netfile.HIDDEN
+PAD = abin.PAD
+
+SANITY_FENS = [
+    ("start position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ("start, Black to move", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+    ("White a queen up, W to move", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ("White a queen up, B to move", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+    ("Black a queen up, W to move", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1"),
+    ("White a pawn up, W to move", "rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ("White a pawn up, B to move", "rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+    ("Black a rook up, W to move", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1"),
+    ("Italian opening", "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+    ("KQ v K", "8/8/8/4k3/8/8/3QK3/8 w - - 0 1"),
+    ("KQ v K, B to move", "8/8/8/4k3/8/8/3QK3/8 b - - 0 1"),
+    ("KR v KR", "8/3r4/4k3/8/8/4K3/3R4/8 w - - 0 1"),
+]
+
+
+# ----------------------------------------------------------------------------- model
+
+
+class SparseSum(torch.autograd.Function):
+    """out[b] = sum of weight[flat[offsets[b] : offsets[b+1]]] (CPU).
+
+    The backward is the same kind of bag sum on the transposed problem: the gradient
+    of weight row f is the sum of grad_out over the bags that contain f, computed by
+    embedding_bag over the bags' row numbers sorted by feature (prepared per batch)."""
+
+    @staticmethod
+    def forward(ctx, weight, flat, offsets, rows_by_feature, feature_offsets):
+        ctx.save_for_backward(rows_by_feature, feature_offsets)
+        return F.embedding_bag(flat, weight, offsets, mode="sum")
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        rows_by_feature, feature_offsets = ctx.saved_tensors
+        grad_w = F.embedding_bag(rows_by_feature, grad_out.contiguous(), feature_offsets, mode="sum")
+        return grad_w, None, None, None, None
+
+
+class SCReLUHead(torch.autograd.Function):
+    """y = screlu(acc[:n]) @ w[:h] + screlu(acc[n:]) @ w[h:] (+ bias outside), fused.
+
+    Autograd through clamp / square / matmul makes about a dozen passes over the
+    (2n, h) activations with as many allocations; this makes about six."""
+
+    @staticmethod
+    def forward(ctx, acc, weight):
+        n, h = acc.shape[0] // 2, acc.shape[1]
+        c = torch.clamp(acc, 0.0, 1.0)
+        act = c.square()
+        y = act[:n] @ weight[:h] + act[n:] @ weight[h:]
+        ctx.save_for_backward(acc, c, act, weight)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_y):
+        acc, c, act, weight = ctx.saved_tensors
+        n, h = c.shape[0] // 2, c.shape[1]
+        grad_w = torch.cat([act[:n].t() @ grad_y, act[n:].t() @ grad_y])
+        # d screlu / d acc = 2 clamp(acc, 0, 1) up to acc = 1 included (as autograd's clamp,
+        # which matters with fake-quantised weights: acc is then often exactly 1), 0 above.
+        grad_acc = torch.where(acc > 1.0, torch.zeros((), dtype=c.dtype, device=c.device), c)
+        g2 = (2.0 * grad_y).unsqueeze(1)
+        grad_acc[:n].mul_(weight[:h]).mul_(g2)
+        grad_acc[n:].mul_(weight[h:]).mul_(g2)
+        return grad_acc, grad_w
+
+
+def fake_quantise(w: torch.Tensor, scale: int) -> torch.Tensor:
+    """w rounded to multiples of 1/scale (half away from zero, as netfile.quantise) in the
+    forward pass; the gradient passes straight through to w."""
+    q = torch.sign(w) * torch.floor(torch.abs(w) * scale + 0.5) / scale
+    return w + (q - w).detach()
+
+
+class PerspectiveNet(torch.nn.Module):
+    """qat: which weights the forward pass fake-quantises ('none', 'out', 'all'), so that
+    the float network the optimiser sees is the one the quantised file will hold."""
+
+    def __init__(self, hidden: int = HIDDEN, init_scale: float = 0.1, seed: int = 0, qat: str = "none"):
+        super().__init__()
+        self.qat = qat
+        g = torch.Generator().manual_seed(seed)
+        self.ft_weight = torch.nn.Parameter(torch.randn(INPUTS, hidden, generator=g) * init_scale)
+        self.ft_bias = torch.nn.Parameter(torch.rand(hidden, generator=g) * 0.5)
+        bound = 1.0 / math.sqrt(2 * hidden)
+        self.out_weight = torch.nn.Parameter((torch.rand(2 * hidden, generator=g) * 2 - 1) * bound)
+        self.out_bias = torch.nn.Parameter(torch.zeros(1))
+        self.hidden = hidden
+
+    def effective(self):
+        """(ft_weight, ft_bias, out_weight, out_bias) as the forward pass uses them."""
+        fw, fb, ow, ob = self.ft_weight, self.ft_bias, self.out_weight, self.out_bias
+        if self.qat == "all":
+            fw, fb = fake_quantise(fw, netfile.QA), fake_quantise(fb, netfile.QA)
+        if self.qat in ("all", "out"):
+            ow, ob = fake_quantise(ow, netfile.QB), fake_quantise(ob, netfile.QA * netfile.QB)
+        return fw, fb, ow, ob
+
+    def accumulators_from_batch(self, batch) -> torch.Tensor:
+        """(2B, hidden) accumulators: rows [0, B) side to move, [B, 2B) the other side."""
+        fw, fb = self.effective()[:2]
+        if batch["kind"] == "cpu-sparse":
+            if torch.is_grad_enabled() and fw.requires_grad:
+                acc = SparseSum.apply(fw, batch["flat"], batch["offsets"], batch["rows_by_feature"], batch["feature_offsets"])
+            else:
+                acc = F.embedding_bag(batch["flat"], fw, batch["offsets"], mode="sum")
+        else:  # dense padded indices with a 0/1 weight per slot (any device)
+            acc = F.embedding_bag(batch["idx"], fw, per_sample_weights=batch["mask"].to(fw.dtype), mode="sum")
+        return acc + fb
+
+    def forward_acc(self, acc: torch.Tensor) -> torch.Tensor:
+        ow, ob = self.effective()[2:]
+        return SCReLUHead.apply(acc, ow) + ob
+
+    def forward_acc_reference(self, acc: torch.Tensor) -> torch.Tensor:
+        """The same as forward_acc with plain autograd (for checks)."""
+        n = acc.shape[0] // 2
+        ow, ob = self.effective()[2:]
+        act = torch.clamp(acc, 0.0, 1.0).square()
+        return act[:n] @ ow[: self.hidden] + act[n:] @ ow[self.hidden :] + ob
+
+    def forward(self, batch) -> torch.Tensor:
+        return self.forward_acc(self.accumulators_from_batch(batch))
+
+    @torch.no_grad()
+    def clip_(self) -> None:
+        self.ft_weight.clamp_(-netfile.FT_CLIP, netfile.FT_CLIP)
+        self.ft_bias.clamp_(-netfile.FT_CLIP, netfile.FT_CLIP)
+        self.out_weight.clamp_(-netfile.OUT_CLIP, netfile.OUT_CLIP)
+
+    def float_eval_fen(self, fen: str, raw: bool = False) -> float:
+        """400 * y in double precision, as trained (fake quantisation included) or `raw`."""
+        us, them = netfile.features(fen)
+        with torch.no_grad():
+            params = (self.ft_weight, self.ft_bias, self.out_weight, self.out_bias) if raw else self.effective()
+            w, b, ow, ob = (p.detach().double().cpu() for p in params)
+            a = b + w[us].sum(0)
+            t = b + w[them].sum(0)
+            y = (a.clamp(0, 1) ** 2) @ ow[: self.hidden] + (t.clamp(0, 1) ** 2) @ ow[self.hidden :] + float(ob)
+        return 400.0 * float(y)
+
+    def quantised(self) -> netfile.QuantNet:
+        return netfile.quantise(
+            self.ft_weight.detach().cpu().numpy(),
+            self.ft_bias.detach().cpu().numpy(),
+            self.out_weight.detach().cpu().numpy(),
+            self.out_bias.detach().cpu().numpy(),
+        )
+
+
+# ----------------------------------------------------------------------------- data
+
+
+class Dataset:
+    """Decoded positions in compact arrays (67 bytes per position)."""
+
+    def __init__(self, feats: np.ndarray, score: np.ndarray, result2: np.ndarray):
+        self.feats = feats  # (n, 32) int16, side to move's features, PAD-padded
+        self.score = score  # (n,) int16, centipawns, side to move's view
+        self.result2 = result2  # (n,) uint8, 0 / 1 / 2 = loss / draw / win for the side to move
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    @staticmethod
+    def load(paths, max_positions=None, chunk=1 << 20, log=print) -> "Dataset":
+        rs = abin.RecordSet(paths)
+        n = len(rs) if max_positions is None else min(len(rs), max_positions)
+        feats = np.empty((n, abin.MAX_PIECES), dtype=np.int16)
+        score = np.empty(n, dtype=np.int16)
+        result2 = np.empty(n, dtype=np.uint8)
+        t0 = time.time()
+        pos = 0
+        for records in rs.chunks(chunk, n):
+            d = abin.decode(records)
+            m = len(d)
+            feats[pos : pos + m] = d.stm_features
+            score[pos : pos + m] = np.clip(d.score_stm, -32767, 32767)
+            result2[pos : pos + m] = (d.result_stm * 2).astype(np.uint8)
+            pos += m
+        dt = time.time() - t0
+        log(f"loaded {n} positions from {len(rs.paths)} file(s) in {dt:.1f}s ({n / max(dt, 1e-9) / 1e6:.2f} M positions/s decoding)")
+        return Dataset(feats, score, result2)
+
+
+def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_grad_prep: bool):
+    """Prepares a CPU batch: flattened bags for both perspectives (+ the transposed layout)."""
+    n = len(score)
+    both = np.concatenate([feats, abin.other_perspective(feats)])  # (2n, 32)
+    mask = both != PAD
+    counts = mask.sum(axis=1)
+    flat = both[mask].astype(np.int64)
+    offsets = np.zeros(2 * n, dtype=np.int64)
+    np.cumsum(counts[:-1], out=offsets[1:])
+    batch = {
+        "kind": "cpu-sparse",
+        "flat": torch.from_numpy(flat),
+        "offsets": torch.from_numpy(offsets),
+        "score": torch.from_numpy(score.astype(np.float32)),
+        "result": torch.from_numpy(result2.astype(np.float32) * 0.5),
+    }
+    if with_grad_prep:
+        order = np.argsort(flat.astype(np.int16), kind="stable")
+        rows = np.repeat(np.arange(2 * n, dtype=np.int64), counts)
+        fcount = np.bincount(flat, minlength=INPUTS)
+        foff = np.zeros(INPUTS, dtype=np.int64)
+        np.cumsum(fcount[:-1], out=foff[1:])
+        batch["rows_by_feature"] = torch.from_numpy(rows[order])
+        batch["feature_offsets"] = torch.from_numpy(foff)
+    return batch
+
+
+def dense_batch(feats: torch.Tensor, score: torch.Tensor, result2: torch.Tensor, device):
+    """A batch of padded indices (+ 0/1 slot weights) on `device` (CUDA path)."""
+    feats = feats.to(device, non_blocking=True).long()
+    other = torch.where(feats == PAD, feats, ((feats + 384) % 768) ^ 56)
+    both = torch.cat([feats, other])
+    mask = both != PAD
+    return {
+        "kind": "dense",
+        "idx": torch.where(mask, both, torch.zeros_like(both)),
+        "mask": mask.float(),
+        "score": score.to(device, non_blocking=True).float(),
+        "result": result2.to(device, non_blocking=True).float() * 0.5,
+    }
+
+
+class BatchSource:
+    """Iterates over batches of a subset of the data in a given order.
+
+    CPU: sparse batches prepared by numpy in a prefetch thread. Other devices (CUDA), or
+    `dense` on the CPU (to exercise that code path without a GPU): padded index batches,
+    gathered on the device when the data set lives there."""
+
+    def __init__(self, data: Dataset, device: torch.device, data_on_device: bool, dense: bool = False):
+        self.data = data
+        self.device = device
+        self.dense = dense or device.type != "cpu"
+        self.gather_on_device = self.dense and (data_on_device or device.type == "cpu")
+        if self.dense:
+            tensors = (torch.from_numpy(data.feats), torch.from_numpy(data.score), torch.from_numpy(data.result2))
+            self.tensors = tuple(t.to(device) for t in tensors) if self.gather_on_device else tensors
+
+    def _make(self, ids: np.ndarray, train: bool):
+        if self.dense:
+            ids = np.sort(ids)
+            if self.gather_on_device:
+                t = torch.from_numpy(ids.astype(np.int64)).to(self.device)
+                return dense_batch(*(x[t] for x in self.tensors), self.device)
+            t = torch.from_numpy(ids.astype(np.int64))
+            return dense_batch(*(x[t].pin_memory() for x in self.tensors), self.device)
+        ids = np.sort(ids)  # sequential-ish memory access; order inside a batch is irrelevant
+        return cpu_batch(self.data.feats[ids], self.data.score[ids], self.data.result2[ids], train)
+
+    def batches(self, order: np.ndarray, batch_size: int, train: bool, drop_last: bool):
+        starts = list(range(0, len(order), batch_size))
+        if drop_last and len(order) >= batch_size and len(order) % batch_size:
+            starts = starts[:-1]
+        if self.dense:
+            for s in starts:
+                yield self._make(order[s : s + batch_size], train)
+            return
+        # CPU: prepare the next batches in a thread (numpy releases the GIL for most of it).
+        q: queue.Queue = queue.Queue(maxsize=3)
+        stop = threading.Event()
+
+        def producer():
+            try:
+                for s in starts:
+                    if stop.is_set():
+                        return
+                    q.put(self._make(order[s : s + batch_size], train))
+            except BaseException as e:  # surface errors in the consumer
+                q.put(e)
+                return
+            q.put(None)
+
+        th = threading.Thread(target=producer, daemon=True)
+        th.start()
+        try:
+            while True:
+                item = q.get()
+                if item is None:
+                    break
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            while th.is_alive():
+                try:
+                    q.get_nowait()
+                except queue.Empty:
+                    th.join(0.05)
+
+
+# ----------------------------------------------------------------------------- training
+
+
+def loss_fn(y: torch.Tensor, batch, lam: float, power: float) -> torch.Tensor:
+    target = lam * torch.sigmoid(batch["score"] / 400.0) + (1.0 - lam) * batch["result"]
+    diff = torch.sigmoid(y) - target
+    if power == 2.0:
+        return diff.square().mean()
+    return diff.abs().pow(power).mean()
+
+
+def lr_factor(step: int, total_steps: int, steps_per_epoch: int, args) -> float:
+    if step < args.warmup_steps:
+        return (step + 1) / args.warmup_steps
+    if args.lr_schedule == "constant":
+        return 1.0
+    if args.lr_schedule == "step":
+        epoch = step // max(1, steps_per_epoch)
+        return args.step_gamma ** (epoch // args.step_epochs)
+    # cosine from 1 down to min_lr_factor over the steps after the warm-up
+    span = max(1, total_steps - args.warmup_steps)
+    progress = min(1.0, (step - args.warmup_steps) / span)
+    return args.min_lr_factor + (1.0 - args.min_lr_factor) * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+def evaluate_loss(model, source: BatchSource, ids: np.ndarray, args) -> float:
+    if len(ids) == 0:
+        return float("nan")
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for batch in source.batches(ids, args.batch_size, train=False, drop_last=False):
+            y = model(batch)
+            n = y.shape[0]
+            total += float(loss_fn(y, batch, args.lam, args.power)) * n
+            count += n
+    return total / count
+
+
+def check_gradients(seed: int = 1) -> None:
+    """Built-in check: the sparse backward and the fused head give the same gradients as
+    plain autograd through embedding_bag, clamp, square and matmul (double precision),
+    with and without fake quantisation."""
+    rng = np.random.default_rng(seed)
+    feats = np.full((64, abin.MAX_PIECES), PAD, dtype=np.int16)
+    for i in range(64):
+        k = int(rng.integers(2, 33))
+        feats[i, :k] = rng.choice(INPUTS, k, replace=False)
+    score = rng.integers(-600, 600, 64).astype(np.int16)
+    result2 = rng.integers(0, 3, 64).astype(np.uint8)
+    batch = cpu_batch(feats, score, result2, with_grad_prep=True)
+    batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
+    for qat in ("none", "all"):
+        model = PerspectiveNet(seed=seed, qat=qat).double()
+        loss_fn(model(batch), batch, 0.75, 2.0).backward()
+        grads = [p.grad.clone() for p in model.parameters()]
+        model.zero_grad()
+        fw, fb = model.effective()[:2]
+        acc = F.embedding_bag(batch["flat"], fw, batch["offsets"], mode="sum") + fb
+        loss_fn(model.forward_acc_reference(acc), batch, 0.75, 2.0).backward()
+        err = max(float((g - p.grad).abs().max()) for g, p in zip(grads, model.parameters()))
+        if not err < 1e-12:
+            raise RuntimeError(f"gradient check failed (qat {qat}): max error {err}")
+
+
+def save_checkpoint(path, state) -> None:
+    tmp = f"{path}.tmp"
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def plot_history(path, history) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [h["epoch"] for h in history]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(epochs, [h["train_loss"] for h in history], "o-", label="training")
+    ax.plot(epochs, [h["val_loss"] for h in history], "s-", label="validation")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("loss")
+    ax.set_yscale("log")
+    ax.set_title("Arbiter NNUE training")
+    ax.grid(alpha=0.3)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description="Train Arbiter's (768 -> 256) x 2 -> 1 NNUE on .abin data")
+    ap.add_argument("--data", nargs="+", required=True, help=".abin files")
+    ap.add_argument("--out", default="net.anet", help="quantised network to write (default net.anet)")
+    ap.add_argument("--epochs", type=int, default=10, help="total epochs (also when resuming)")
+    ap.add_argument("--batch-size", type=int, default=16384)
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
+    ap.add_argument("--wd", type=float, default=1e-4, help="AdamW weight decay (weights only, not biases)")
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.75, help="weight of the score in the target (rest: game result)")
+    ap.add_argument("--power", type=float, default=2.0, help="loss exponent p in |sigmoid(y) - target|^p (e.g. 2.5)")
+    ap.add_argument("--lr-schedule", choices=["cosine", "step", "constant"], default="cosine")
+    ap.add_argument("--warmup-steps", type=int, default=-1, help="linear warm-up steps (-1: 2%% of all steps, at most 1000)")
+    ap.add_argument("--min-lr-factor", type=float, default=0.02, help="cosine: final lr = lr * this")
+    ap.add_argument("--step-epochs", type=int, default=4, help="step schedule: decay every this many epochs")
+    ap.add_argument("--step-gamma", type=float, default=0.3, help="step schedule: decay factor")
+    ap.add_argument("--val-fraction", type=float, default=0.02)
+    ap.add_argument("--max-positions", type=int, default=None, help="use only the first N positions of the files")
+    ap.add_argument("--checkpoint", default=None, help="save a resumable checkpoint here after every epoch")
+    ap.add_argument("--stop-after", type=int, default=None,
+                    help="stop after this many epochs of this run (the schedule still spans --epochs; continue with --resume)")
+    ap.add_argument("--resume", default=None, help="resume from this checkpoint")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=max(1, (os.cpu_count() or 1) - 1),
+                    help="CPU threads for torch (default: all cores but one, which prepares batches)")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--data-on-device", choices=["auto", "yes", "no"], default="auto", help="CUDA: keep the whole data set in GPU memory")
+    ap.add_argument("--qat", choices=["none", "out", "all"], default="all",
+                    help="fake-quantise these weights in the forward pass (straight-through gradient) "
+                         "so that the float and the quantised net agree (default: all)")
+    ap.add_argument("--dense-batches", action="store_true",
+                    help="CPU: use the padded-index batches of the GPU path (slower; for testing that path)")
+    ap.add_argument("--init-scale", type=float, default=0.1, help="std of the initial feature weights")
+    ap.add_argument("--plot", default=None, help="write the loss curves to this PNG")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines within an epoch")
+    args = ap.parse_args(argv)
+    if args.power <= 0 or not 0 <= args.lam <= 1 or not 0 <= args.val_fraction < 1 or args.batch_size < 1:
+        ap.error("bad --power / --lambda / --val-fraction / --batch-size")
+    return args
+
+
+def tune_malloc() -> None:
+    """glibc returns large freed blocks to the OS at once, so every (batch, 256) float
+    temporary costs fresh zeroed pages (page faults dominated the CPU step time); keep
+    blocks up to 1 GiB in the heap and never trim it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD
+            libc.mallopt(-1, 2**31 - 1)  # M_TRIM_THRESHOLD
+        except (OSError, AttributeError):
+            pass
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    t_start = time.time()
+    tune_malloc()
+    torch.set_num_threads(max(1, args.threads))
+    device = torch.device(args.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        print("error: --device cuda but CUDA is not available", file=sys.stderr)
+        return 1
+    print(f"torch {torch.__version__}, device {device}, threads {torch.get_num_threads()}")
+
+    data = Dataset.load(args.data, args.max_positions)
+    n = len(data)
+    if n == 0:
+        print("error: no positions", file=sys.stderr)
+        return 1
+    split_rng = np.random.default_rng(args.seed)
+    perm = split_rng.permutation(n).astype(np.int64 if n >= 2**31 else np.int32)
+    n_val = int(round(n * args.val_fraction))
+    val_ids, train_ids = np.sort(perm[:n_val]), perm[n_val:]
+    del perm
+    steps_per_epoch = max(1, len(train_ids) // args.batch_size)
+    total_steps = steps_per_epoch * args.epochs
+    if args.warmup_steps < 0:
+        args.warmup_steps = min(1000, max(1, total_steps // 50))
+    print(f"train {len(train_ids)}, validation {n_val}; {steps_per_epoch} steps/epoch of {args.batch_size}, {total_steps} steps")
+
+    on_device = False
+    if device.type == "cuda":
+        need = n * 67 * 2  # the arrays plus room for the per-batch gathers
+        try:
+            free = torch.cuda.mem_get_info(device)[0]
+        except (AttributeError, RuntimeError):
+            free = torch.cuda.get_device_properties(device).total_memory // 2
+        on_device = args.data_on_device == "yes" or (args.data_on_device == "auto" and need < free * 0.6)
+        print(f"data on the GPU: {on_device} ({torch.cuda.get_device_name(device)})")
+    elif not args.dense_batches:
+        check_gradients()
+    source = BatchSource(data, device, on_device, dense=args.dense_batches)
+
+    model = PerspectiveNet(init_scale=args.init_scale, seed=args.seed, qat=args.qat).to(device)
+    decay = [model.ft_weight, model.out_weight]
+    no_decay = [model.ft_bias, model.out_bias]
+    optimizer = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": args.wd}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.999)
+    )
+    history = []
+    start_epoch = 0
+    step = 0
+    if args.resume:
+        state = torch.load(args.resume, map_location=device)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        history = state["history"]
+        start_epoch = state["epoch"]
+        step = state["step"]
+        if state.get("positions") != n or state.get("seed") != args.seed:
+            print(f"warning: checkpoint was made with {state.get('positions')} positions / seed {state.get('seed')}; "
+                  f"now {n} / {args.seed}: the train/validation split differs")
+        print(f"resumed from {args.resume} after epoch {start_epoch} (step {step})")
+
+    train_time = 0.0
+    trained_positions = 0
+    end_epoch = args.epochs if args.stop_after is None else min(args.epochs, start_epoch + args.stop_after)
+    for epoch in range(start_epoch, end_epoch):
+        model.train()
+        order = np.random.default_rng([args.seed, epoch]).permutation(train_ids)
+        t0 = time.time()
+        loss_sum, loss_n = torch.zeros((), device=device), 0
+        for i, batch in enumerate(source.batches(order, args.batch_size, train=True, drop_last=True)):
+            for g in optimizer.param_groups:
+                g["lr"] = args.lr * lr_factor(step, total_steps, steps_per_epoch, args)
+            y = model(batch)
+            loss = loss_fn(y, batch, args.lam, args.power)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            model.clip_()
+            step += 1
+            loss_sum += loss.detach() * y.shape[0]
+            loss_n += y.shape[0]
+            if not args.quiet and (i + 1) % 200 == 0:
+                el = time.time() - t0
+                print(f"  epoch {epoch + 1} step {i + 1}/{steps_per_epoch} loss {float(loss_sum) / loss_n:.6f} "
+                      f"{loss_n / el:.0f} pos/s", flush=True)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        dt = time.time() - t0
+        train_time += dt
+        trained_positions += loss_n
+        model.eval()
+        train_loss = float(loss_sum) / max(1, loss_n)
+        val_loss = evaluate_loss(model, source, val_ids, args)
+        lr_now = optimizer.param_groups[0]["lr"]
+        history.append(dict(epoch=epoch + 1, train_loss=train_loss, val_loss=val_loss, lr=lr_now, seconds=dt, pos_per_s=loss_n / dt))
+        print(f"epoch {epoch + 1}/{args.epochs}: train loss {train_loss:.6f}, val loss {val_loss:.6f}, "
+              f"lr {lr_now:.2e}, {dt:.1f}s, {loss_n / dt:.0f} pos/s", flush=True)
+        if args.checkpoint:
+            save_checkpoint(args.checkpoint, dict(model=model.state_dict(), optimizer=optimizer.state_dict(), history=history,
+                                                  epoch=epoch + 1, step=step, positions=n, seed=args.seed, args=vars(args)))
+        if args.plot:
+            plot_history(args.plot, history)
+
+    # ------------------------------------------------------------------ output
+    model = model.cpu()
+    qnet = model.quantised()
+    netfile.write(args.out, qnet)
+    check = netfile.read(args.out)  # round trip through the file, CRC included
+    total_time = time.time() - t_start
+
+    print()
+    print("== summary ==")
+    print(f"net:            {args.out} ({os.path.getsize(args.out)} bytes)")
+    print(f"data:           {' '.join(args.data)}")
+    print(f"positions:      {n} (train {len(train_ids)}, validation {n_val})")
+    print(f"epochs:         {len(history)} of {args.epochs} (this run: {end_epoch - start_epoch}), batch {args.batch_size}")
+    print(f"optimiser:      AdamW lr {args.lr} wd {args.wd}, {args.lr_schedule} schedule, warm-up {args.warmup_steps} steps")
+    print(f"loss:           |sigmoid(y) - target|^{args.power}, lambda {args.lam}, qat {args.qat}")
+    if history:
+        print(f"final loss:     train {history[-1]['train_loss']:.6f}, validation {history[-1]['val_loss']:.6f}")
+    if trained_positions:
+        print(f"throughput:     {trained_positions / train_time:.0f} positions/s on {device} ({torch.get_num_threads()} threads)")
+    print(f"time:           {total_time:.1f}s total")
+    print()
+    print(f"qat: {args.qat}. float = the trained float net (with its fake quantisation), raw = without it,")
+    print("int = netfile.evaluate_cp of the written file (the engine's integer arithmetic); cp, side to move's view")
+    print(f"{'position':30} {'raw':>8} {'float':>8} {'int':>6} {'int-float':>9}")
+    worst = 0.0
+    for name, fen in SANITY_FENS:
+        raw = model.float_eval_fen(fen, raw=True)
+        fl = model.float_eval_fen(fen)
+        q = netfile.evaluate_cp(check, fen)
+        worst = max(worst, abs(fl - q))
+        print(f"{name:30} {raw:8.1f} {fl:8.1f} {q:6d} {q - fl:9.1f}")
+    print(f"largest float/integer difference: {worst:.1f} cp")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

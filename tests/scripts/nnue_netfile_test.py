@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Checks scripts/nnue/netfile.py (the .anet format and the reference integer evaluation)
+and scripts/nnue/abin.py (the .abin records) against nets/README.md, with byte offsets and
+evaluations worked out by hand. numpy only (no torch); runs in a few seconds."""
+import os
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    # A python3 without numpy first on PATH (e.g. pyenv) while the system one has it.
+    SYSTEM = "/usr/bin/python3"
+    if os.path.exists(SYSTEM) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM) \
+            and not os.environ.get("ARBITER_NNUE_REEXEC"):
+        os.environ["ARBITER_NNUE_REEXEC"] = "1"
+        os.execv(SYSTEM, [SYSTEM] + sys.argv)
+    print("numpy is needed: apt-get install python3-numpy", file=sys.stderr)
+    raise
+
+import importlib.util
+import pathlib
+import struct
+import subprocess
+import tempfile
+import unittest
+import zlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+NNUE = ROOT / "scripts" / "nnue"
+sys.path.insert(0, str(NNUE))
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, NNUE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+abin = load("abin")
+netfile = load("netfile")
+
+HEADER = 32
+PAYLOAD = 394756
+FT_BIAS_AT = HEADER + 768 * 256 * 2  # 393248
+OUT_W_AT = FT_BIAS_AT + 256 * 2  # 393760
+OUT_B_AT = OUT_W_AT + 512 * 2  # 394784
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def zero_net():
+    return netfile.QuantNet(
+        np.zeros((768, 256), np.int16), np.zeros(256, np.int16), np.zeros(512, np.int16), 0
+    )
+
+
+def mirror_fen(fen):
+    """Colours swapped and ranks flipped: the same position for the other side."""
+    fields = fen.split()
+    board = "/".join(reversed(fields[0].split("/"))).swapcase()
+    side = "b" if fields[1] == "w" else "w"
+    return f"{board} {side} - - 0 1"
+
+
+class QuantiseTest(unittest.TestCase):
+    def test_round_trip_gives_the_same_integers(self):
+        rng = np.random.default_rng(7)
+        ft_w = rng.normal(0, 0.6, (768, 256))  # some beyond the clip range
+        ft_b = rng.normal(0, 0.6, 256)
+        out_w = rng.normal(0, 0.5, 512)
+        out_b = 0.37
+        q = netfile.quantise(ft_w, ft_b, out_w, out_b)
+        back = netfile.from_bytes(netfile.to_bytes(q))
+        np.testing.assert_array_equal(back.ft_weights, q.ft_weights)
+        np.testing.assert_array_equal(back.ft_bias, q.ft_bias)
+        np.testing.assert_array_equal(back.out_weights, q.out_weights)
+        self.assertEqual(back.out_bias, q.out_bias)
+        # Independent expectation: clip, scale, round (no value here is a tie).
+        np.testing.assert_array_equal(q.ft_weights, np.rint(np.clip(ft_w, -1.98, 1.98) * 255))
+        np.testing.assert_array_equal(q.out_weights, np.rint(np.clip(out_w, -1, 1) * 64))
+        self.assertEqual(q.out_bias, round(0.37 * 255 * 64))  # 6038.4 -> 6038
+        self.assertEqual(int(np.abs(q.ft_weights).max()), 505)
+        self.assertEqual(int(np.abs(q.out_weights).max()), 64)
+
+    def test_clipping_and_rounding_of_single_values(self):
+        ft_w = np.zeros((768, 256))
+        ft_w[0, :6] = [2.5, -3.0, 1.98, 100.4 / 255, 0.3 / 255, -100.6 / 255]
+        out_w = np.zeros(512)
+        out_w[:4] = [1.7, -1.2, 0.3, -0.5 / 64 - 1e-9]
+        q = netfile.quantise(ft_w, np.full(256, -2.2), out_w, -1.5)
+        self.assertEqual(q.ft_weights[0, :6].tolist(), [505, -505, 505, 100, 0, -101])
+        self.assertEqual(q.ft_bias[0], -505)
+        self.assertEqual(q.out_weights[:4].tolist(), [64, -64, 19, -1])
+        self.assertEqual(q.out_bias, -24480)  # -1.5 * 16320
+
+
+class FileFormatTest(unittest.TestCase):
+    def setUp(self):
+        net = zero_net()
+        net.ft_weights[1, 2] = 7
+        net.ft_weights[767, 255] = -505
+        net.ft_bias[3] = -9
+        net.out_weights[256 + 5] = 11
+        net.out_weights[0] = -64
+        net.out_bias = -123456
+        self.data = netfile.to_bytes(net)
+
+    def test_header_fields_by_hand(self):
+        d = self.data
+        self.assertEqual(len(d), HEADER + PAYLOAD)
+        self.assertEqual(d[0:8], b"ARBNNUE\x00")
+        self.assertEqual(struct.unpack_from("<I", d, 8)[0], 1)  # format version
+        self.assertEqual(struct.unpack_from("<I", d, 12)[0], 1)  # architecture id
+        self.assertEqual(struct.unpack_from("<I", d, 16)[0], 256)  # hidden size
+        self.assertEqual(struct.unpack_from("<I", d, 20)[0], PAYLOAD)  # payload size
+        self.assertEqual(struct.unpack_from("<I", d, 24)[0], zlib.crc32(d[HEADER:]))
+        self.assertEqual(struct.unpack_from("<I", d, 28)[0], 0)  # reserved
+
+    def test_payload_offsets_by_hand(self):
+        d = self.data
+        self.assertEqual(struct.unpack_from("<h", d, HEADER + (1 * 256 + 2) * 2)[0], 7)
+        self.assertEqual(struct.unpack_from("<h", d, HEADER + (767 * 256 + 255) * 2)[0], -505)
+        self.assertEqual(struct.unpack_from("<h", d, FT_BIAS_AT + 3 * 2)[0], -9)
+        self.assertEqual(struct.unpack_from("<h", d, OUT_W_AT + 0)[0], -64)
+        self.assertEqual(struct.unpack_from("<h", d, OUT_W_AT + (256 + 5) * 2)[0], 11)
+        self.assertEqual(struct.unpack_from("<i", d, OUT_B_AT)[0], -123456)
+        self.assertEqual(OUT_B_AT + 4, len(d))
+        # Little-endian bytes of -505 = 0xFE07.
+        self.assertEqual(d[HEADER + (767 * 256 + 255) * 2 : HEADER + (767 * 256 + 255) * 2 + 2], b"\x07\xfe")
+        # Nothing else is non-zero: 7 -> 07 00, -505 -> 07 FE, -9 -> F7 FF, -64 -> C0 FF,
+        # 11 -> 0B 00, -123456 -> C0 1D FE FF: 12 non-zero bytes.
+        nonzero = np.count_nonzero(np.frombuffer(d, dtype=np.uint8, offset=HEADER))
+        self.assertEqual(nonzero, 12)
+
+    def test_read_back_from_a_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "t.anet")
+            with open(path, "wb") as f:
+                f.write(self.data)
+            net = netfile.read(path)
+        self.assertEqual(net.ft_weights[1, 2], 7)
+        self.assertEqual(net.out_bias, -123456)
+
+    def rejection(self, data):
+        with self.assertRaises(netfile.NetFileError) as ctx:
+            netfile.from_bytes(data)
+        return str(ctx.exception)
+
+    def test_corruptions_are_rejected_with_distinct_messages(self):
+        d = bytearray(self.data)
+        bad_payload = bytearray(d)
+        bad_payload[HEADER + 1000] ^= 0x01
+        bad_crc = bytearray(d)
+        struct.pack_into("<I", bad_crc, 24, (zlib.crc32(d[HEADER:]) + 1) & 0xFFFFFFFF)
+        bad_magic = bytearray(d)
+        bad_magic[0:8] = b"ARBNNUF\x00"
+        truncated = bytes(d[:-10])
+        short_header = bytes(d[:20])
+        bad_version = bytearray(d)
+        struct.pack_into("<I", bad_version, 8, 2)
+        bad_size = bytearray(d)
+        struct.pack_into("<I", bad_size, 20, PAYLOAD - 2)
+
+        crc_msg = self.rejection(bytes(bad_payload))
+        self.assertIn("CRC", crc_msg)
+        self.assertIn("CRC", self.rejection(bytes(bad_crc)))
+        magic_msg = self.rejection(bytes(bad_magic))
+        self.assertIn("magic", magic_msg)
+        trunc_msg = self.rejection(truncated)
+        self.assertIn("truncated", trunc_msg)
+        header_msg = self.rejection(short_header)
+        self.assertIn("truncated header", header_msg)
+        version_msg = self.rejection(bytes(bad_version))
+        self.assertIn("version", version_msg)
+        size_msg = self.rejection(bytes(bad_size))
+        self.assertIn("payload size", size_msg)
+        messages = [crc_msg, magic_msg, trunc_msg, header_msg, version_msg, size_msg]
+        self.assertEqual(len(set(messages)), len(messages))
+        netfile.from_bytes(bytes(d))  # the original is fine
+
+
+class IntegerEvaluationTest(unittest.TestCase):
+    # Position: White K e1 (square 4), P e2 (12); Black k e8 (60).
+    # White's perspective: P e2 -> 0 + 0*64 + 12 = 12, K e1 -> 0 + 5*64 + 4 = 324,
+    #                      k e8 -> 384 + 320 + 60 = 764.
+    # Black's perspective (ranks flipped, s ^ 56): P e2 -> 384 + 0 + 52 = 436,
+    #                      K e1 -> 384 + 320 + 60 = 764, k e8 -> 0 + 320 + 4 = 324.
+    FEN_W = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    FEN_B = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+
+    def net(self):
+        net = zero_net()
+        net.ft_weights[12, 0] = 100  # White's pawn, seen by White: neuron 0
+        net.ft_weights[436, 1] = 200  # White's pawn, seen by Black: neuron 1
+        net.ft_weights[324, 2] = 300  # own king on the first rank: neuron 2 (clamped to 255)
+        net.ft_bias[3] = -50  # neuron 3 stays below 0: contributes nothing
+        net.out_weights[3] = 64
+        net.out_weights[256 + 3] = 64
+        net.out_weights[0] = 10
+        net.out_weights[2] = 3
+        net.out_weights[256 + 1] = -7
+        net.out_bias = -1000
+        return net
+
+    def test_features(self):
+        us, them = netfile.features(self.FEN_W)
+        self.assertEqual(sorted(us), [12, 324, 764])
+        self.assertEqual(sorted(them), [324, 436, 764])
+        us_b, them_b = netfile.features(self.FEN_B)
+        self.assertEqual(sorted(us_b), [324, 436, 764])
+        self.assertEqual(sorted(them_b), [12, 324, 764])
+
+    def test_white_to_move(self):
+        # us = White: acc0 100, acc2 300 -> 255; them = Black: acc1 200, acc2 300 -> 255.
+        # sum = 100^2*10 + 255^2*3 + 200^2*(-7) = 100000 + 195075 - 280000 = 15075
+        # 15075 / 255 = 59 (59.1); (59 - 1000) * 400 = -376400; / 16320 = -23.06 -> -23
+        d = netfile.evaluate_detail(self.net(), self.FEN_W)
+        self.assertEqual(d["sum"], 15075)
+        self.assertEqual(d["scaled"], -941)
+        self.assertEqual(d["cp"], -23)  # floor division would give -24
+
+    def test_black_to_move_uses_the_flipped_features(self):
+        # us = Black: acc1 200 (out 0), acc2 255 (out 3); them = White: acc0 100 (out 0), acc2 255 (out 0).
+        # sum = 255^2*3 = 195075; / 255 = 765; (765 - 1000) * 400 = -94000; / 16320 = -5.76 -> -5
+        d = netfile.evaluate_detail(self.net(), self.FEN_B)
+        self.assertEqual(d["sum"], 195075)
+        self.assertEqual(d["cp"], -5)  # floor division would give -6
+
+    def test_negative_sum_truncates_toward_zero(self):
+        # out[2] = 0, bias 0, White to move: sum = 100000 - 280000 = -180000;
+        # -180000 / 255 = -705 (-705.9); -705 * 400 = -282000; / 16320 = -17.28 -> -17
+        net = self.net()
+        net.out_weights[2] = 0
+        net.out_bias = 0
+        d = netfile.evaluate_detail(net, self.FEN_W)
+        self.assertEqual(d["sum"], -180000)
+        self.assertEqual(d["scaled"], -705)  # floor would give -706
+        self.assertEqual(d["cp"], -17)  # floor would give -18
+        self.assertEqual(netfile.evaluate_cp(net, self.FEN_W), -17)
+
+    def test_positive_value(self):
+        # Only out bias 16320 * 2 + 1: (0 + 32641) * 400 / 16320 = 800.02 -> 800
+        net = zero_net()
+        net.out_bias = 32641
+        self.assertEqual(netfile.evaluate_cp(net, START), 800)
+        net.out_bias = -32641
+        self.assertEqual(netfile.evaluate_cp(net, START), -800)
+
+    def test_trunc_div(self):
+        self.assertEqual(netfile.trunc_div(7, 2), 3)
+        self.assertEqual(netfile.trunc_div(-7, 2), -3)
+        self.assertEqual(netfile.trunc_div(7, -2), -3)
+        self.assertEqual(netfile.trunc_div(-7, -2), 3)
+        self.assertEqual(netfile.trunc_div(-6, 3), -2)
+
+    def test_random_net_is_valid_and_colour_symmetric(self):
+        net = netfile.random_net(3)
+        self.assertLessEqual(int(np.abs(net.ft_weights).max()), 505)
+        self.assertLessEqual(int(np.abs(net.ft_bias).max()), 505)
+        self.assertLessEqual(int(np.abs(net.out_weights).max()), 64)
+        back = netfile.from_bytes(netfile.to_bytes(net))
+        fens = [
+            START,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1",
+            self.FEN_W,
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        ]
+        values = []
+        for fen in fens:
+            v = netfile.evaluate_cp(back, fen)
+            values.append(v)
+            self.assertEqual(v, netfile.evaluate_cp(back, mirror_fen(fen)), fen)
+            self.assertAlmostEqual(v, netfile.evaluate_float(back, fen), delta=1.0)
+        self.assertGreater(max(values) - min(values), 100)  # spread over hundreds of cp
+
+
+class CommandLineTest(unittest.TestCase):
+    def test_random_info_eval(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "r.anet")
+            script = str(NNUE / "netfile.py")
+            subprocess.run([sys.executable, script, "random", path, "--seed", "5"], check=True, capture_output=True)
+            info = subprocess.run([sys.executable, script, "info", path], check=True, capture_output=True, text=True)
+            self.assertIn("crc32", info.stdout)
+            fens = [START, "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1"]
+            out = subprocess.run([sys.executable, script, "eval", path] + fens, check=True, capture_output=True, text=True)
+            net = netfile.read(path)
+            lines = out.stdout.strip().splitlines()
+            self.assertEqual(len(lines), 2)
+            for line, fen in zip(lines, fens):
+                cp, text = line.split("\t")
+                self.assertEqual(text, fen)
+                self.assertEqual(int(cp), netfile.evaluate_cp(net, fen))
+            with open(path, "r+b") as f:
+                f.seek(100)
+                f.write(b"\xff")
+            bad = subprocess.run([sys.executable, script, "eval", path, START], capture_output=True, text=True)
+            self.assertNotEqual(bad.returncode, 0)
+            self.assertIn("CRC", bad.stderr)
+
+
+class AbinTest(unittest.TestCase):
+    def test_nibble_order_and_fields_by_hand(self):
+        # White king a1 (square 0, code 5), Black king h8 (63, code 11), White knight b1 (1, code 1).
+        rec = abin.encode_position([(0, 5), (63, 11), (1, 1)], score_white=-321, result=2, stm=1,
+                                   halfmove=300, flags=1, fullmove=70000)
+        self.assertEqual(len(rec), 32)
+        self.assertEqual(struct.unpack_from("<Q", rec, 0)[0], (1 << 0) | (1 << 1) | (1 << 63))
+        # Pieces in increasing square order: a1 K(5), b1 N(1), h8 k(11); the first is the low nibble.
+        self.assertEqual(rec[8], 0x15)
+        self.assertEqual(rec[9], 0x0B)
+        self.assertEqual(rec[10:24], bytes(14))
+        self.assertEqual(struct.unpack_from("<h", rec, 24)[0], -321)
+        self.assertEqual(rec[26], 2)
+        self.assertEqual(rec[27], 1)
+        self.assertEqual(rec[28], 255)  # saturated
+        self.assertEqual(rec[29], 1)
+        self.assertEqual(struct.unpack_from("<H", rec, 30)[0], 65535)  # saturated
+
+    def test_decode_converts_to_the_side_to_move(self):
+        fen_b = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+        data = abin.record_from_fen(START, score_white=35, result=1) + abin.record_from_fen(fen_b, score_white=150, result=2)
+        data += abin.encode_position([(4, 5), (60, 11)], score_white=-32768, result=0, stm=1)
+        d = abin.decode(data)
+        self.assertEqual(d.count.tolist(), [32, 3, 2])
+        self.assertEqual(d.score_stm.tolist(), [35, -150, 32768])
+        self.assertEqual(d.result_stm.tolist(), [0.5, 0.0, 1.0])
+        for row, fen in ((0, START), (1, fen_b)):
+            us, them = netfile.features(fen)
+            n = int(d.count[row])
+            self.assertEqual(sorted(d.stm_features[row, :n].tolist()), sorted(us))
+            self.assertEqual(sorted(d.nstm_features[row, :n].tolist()), sorted(them))
+            self.assertTrue((d.stm_features[row, n:] == abin.PAD).all())
+        self.assertEqual(sorted(d.stm_features[1, :3].tolist()), [324, 436, 764])
+        np.testing.assert_array_equal(abin.other_perspective(d.stm_features), d.nstm_features)
+
+    def test_round_trip_with_32_pieces_and_files(self):
+        fens = [
+            START,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/8/4k3/8/2R5/8/4K3/8 b - - 17 60",
+        ]
+        data = b"".join(abin.record_from_fen(f, score_white=10 * i, result=i % 3) for i, f in enumerate(fens))
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = os.path.join(tmp, "a.abin"), os.path.join(tmp, "b.abin")
+            abin.write_records(a, data[:64])
+            abin.write_records(b, data[64:])
+            recs = abin.load_records([a, b])
+        self.assertEqual(len(recs), 3)
+        boards = abin.records_to_boards(recs)
+        for i, fen in enumerate(fens):
+            expected = " ".join(fen.split()[:2])
+            got = abin.board_to_fen(boards[i], int(recs["stm"][i]), int(recs["halfmove"][i]), int(recs["fullmove"][i]))
+            self.assertEqual(" ".join(got.split()[:2]), expected)
+            self.assertEqual(int(recs["score"][i]), 10 * i)
+        self.assertEqual(int(recs["halfmove"][2]), 17)
+        self.assertEqual(int(recs["fullmove"][2]), 60)
+        # Start position: all 16 nibble bytes used; a1 rook (3) low, b1 knight (1) high.
+        self.assertEqual(data[8], 0x13)
+        self.assertEqual(data[23], 0x97)  # g8 knight (7) low, h8 rook (9) high: the last two pieces
+        self.assertEqual(bin(struct.unpack_from("<Q", data, 0)[0]).count("1"), 32)
+
+    def test_more_than_32_pieces_is_rejected(self):
+        board = np.full((1, 64), -1, dtype=np.int16)
+        board[0, :33] = 0
+        with self.assertRaises(abin.AbinError):
+            abin.encode_boards(board, 0, 1, 0)
+        rec = bytearray(abin.encode_position([(0, 5), (63, 11)]))
+        struct.pack_into("<Q", rec, 0, (1 << 33) - 1)  # 33 occupied squares
+        with self.assertRaises(abin.AbinError):
+            abin.decode(bytes(rec))
+
+
+if __name__ == "__main__":
+    unittest.main()
