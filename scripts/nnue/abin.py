@@ -31,13 +31,11 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-try:
-    import numpy as np
-except ImportError:  # a python3 without numpy first on PATH (e.g. pyenv); the system one may have it
-    if __name__ == "__main__" and os.path.exists("/usr/bin/python3") and not os.environ.get("ARBITER_NNUE_REEXEC"):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import system_python  # noqa: E402
+
+system_python.require("numpy")
+import numpy as np  # noqa: E402
 
 RECORD_SIZE = 32
 MAX_PIECES = 32

@@ -21,13 +21,12 @@ import sys
 import zlib
 from dataclasses import dataclass
 
-try:
-    import numpy as np
-except ImportError:  # a python3 without numpy first on PATH (e.g. pyenv); the system one may have it
-    if __name__ == "__main__" and os.path.exists("/usr/bin/python3") and not os.environ.get("ARBITER_NNUE_REEXEC"):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import system_python  # noqa: E402
+
+system_python.require("numpy")
+import numpy as np  # noqa: E402
+import abin  # noqa: E402
 
 MAGIC = b"ARBNNUE\x00"
 FORMAT_VERSION = 1
@@ -199,38 +198,14 @@ def read(path) -> QuantNet:
 
 
 def parse_fen(fen: str):
-    """Minimal FEN parser: returns (list of (square, piece code), side to move 0/1).
-
-    Only the board and side-to-move fields matter (a missing side to move means White).
-    Squares: a1 = 0 ... h8 = 63; codes 0-5 White P N B R Q K, 6-11 Black."""
-    fields = fen.split()
-    if not fields:
-        raise ValueError("empty FEN")
-    ranks = fields[0].split("/")
-    if len(ranks) != 8:
-        raise ValueError(f"FEN board needs 8 ranks: {fen!r}")
-    pieces = []
-    for r, text in enumerate(ranks):
-        rank = 7 - r
-        file = 0
-        for ch in text:
-            if ch.isdigit():
-                file += int(ch)
-            elif ch in PIECE_CHARS:
-                if file > 7:
-                    raise ValueError(f"FEN rank {rank + 1} too long: {fen!r}")
-                pieces.append((rank * 8 + file, PIECE_CHARS.index(ch)))
-                file += 1
-            else:
-                raise ValueError(f"bad FEN character {ch!r} in {fen!r}")
-        if file != 8:
-            raise ValueError(f"FEN rank {rank + 1} has {file} files: {fen!r}")
-    side = fields[1] if len(fields) > 1 else "w"
-    if side not in ("w", "b"):
-        raise ValueError(f"bad side to move {side!r} in {fen!r}")
+    """(sorted list of (square, piece code), side to move 0/1) from a FEN; only the board
+    and side-to-move fields matter. Squares a1 = 0 ... h8 = 63; codes 0-5 White
+    P N B R Q K, 6-11 Black (the board parser is abin's)."""
+    board, side = abin.parse_fen_board(fen)
+    pieces = [(int(square), int(board[square])) for square in np.flatnonzero(board >= 0)]
     if len(pieces) > 32:
         raise ValueError(f"more than 32 pieces in {fen!r}")
-    return sorted(pieces), (WHITE if side == "w" else BLACK)
+    return pieces, side
 
 
 def feature_index(perspective: int, square: int, code: int) -> int:

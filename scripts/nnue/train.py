@@ -35,17 +35,14 @@ import sys
 import threading
 import time
 
-try:
-    import numpy as np
-    import torch
-    import torch.nn.functional as F
-except ImportError:  # a python3 without numpy / torch first on PATH (e.g. pyenv); the system one may have them
-    if __name__ == "__main__" and os.path.exists("/usr/bin/python3") and not os.environ.get("ARBITER_NNUE_REEXEC"):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import system_python  # noqa: E402
+
+system_python.require("numpy", "torch")
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
 import abin  # noqa: E402
 import netfile  # noqa: E402
 

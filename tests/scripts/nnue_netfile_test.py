@@ -5,17 +5,11 @@ evaluations worked out by hand. numpy only (no torch); runs in a few seconds."""
 import os
 import sys
 
-try:
-    import numpy as np
-except ImportError:
-    # A python3 without numpy first on PATH (e.g. pyenv) while the system one has it.
-    SYSTEM = "/usr/bin/python3"
-    if os.path.exists(SYSTEM) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM) \
-            and not os.environ.get("ARBITER_NNUE_REEXEC"):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv(SYSTEM, [SYSTEM] + sys.argv)
-    print("numpy is needed: apt-get install python3-numpy", file=sys.stderr)
-    raise
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "nnue"))
+import system_python  # noqa: E402
+
+system_python.require("numpy")
+import numpy as np  # noqa: E402
 
 import importlib.util
 import pathlib
