@@ -22,8 +22,6 @@ import system_python  # noqa: E402
 
 system_python.require("numpy")
 import numpy as np  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abin  # noqa: E402
 
 VALUES = np.array([100, 300, 320, 500, 900, 0], dtype=np.int64)  # P N B R Q K
