@@ -18,6 +18,11 @@ bool Engine::searching() const {
     return searching_;
 }
 
+void Engine::set_game(const Game& game) {
+    if (main_thread_.joinable()) main_thread_.join();
+    game_ = game;
+}
+
 void Engine::set_threads(int threads) {
     threads_ = std::max(1, threads);
     workers_.clear();

@@ -34,8 +34,10 @@ public:
 
     void set_listener(Listener listener) { listener_ = std::move(listener); }
 
-    // The game whose last position the next search starts from.
-    void set_game(const Game& game) { game_ = game; }
+    // The game whose last position the next search starts from. Not while searching.
+    // The listener may read game() from the search thread until its bestmove callback
+    // returns, so this first waits for a finished search's thread to end.
+    void set_game(const Game& game);
     const Game& game() const { return game_; }
 
     // Starts a search in the background; false if one is already running.

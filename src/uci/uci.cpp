@@ -80,11 +80,13 @@ bool is_go_keyword(std::string_view word) {
 
 Session::Session(std::ostream& out) : out_(out) {
     declare_options();
+    // The callbacks run on the search thread: they read the engine's game, which stays
+    // unchanged until the search thread has ended, never the session's game_.
     engine_.set_listener({
         [this](const std::vector<search::SearchInfo>& lines) { print_iteration(lines); },
         [this](Move move, int number, int depth) {
             println(fmt::format("info depth {} currmove {} currmovenumber {}", depth,
-                                to_uci(move, game_.position().chess960()), number));
+                                to_uci(move, engine_.game().position().chess960()), number));
         },
         [this](Move best, Move ponder) { print_best_move(best, ponder); },
     });
