@@ -39,7 +39,19 @@ std::string Engine::load_network(const std::string& path) {
     if (!result.net) return result.error;
     loaded_net_ = std::move(result.net);
     network_ = loaded_net_.get();
+    tt_.clear();
     return {};
+}
+
+void Engine::use_default_network() {
+    loaded_net_.reset();
+    network_ = eval::nnue::default_network();
+    tt_.clear();
+}
+
+void Engine::set_use_nnue(bool on) {
+    if (on != use_nnue_) tt_.clear();
+    use_nnue_ = on;
 }
 
 bool Engine::set_hash_mb(size_t megabytes) { return tt_.resize(megabytes); }

@@ -62,9 +62,11 @@ public:
     // Evaluation: the network embedded at build time unless another was loaded;
     // the hand-crafted evaluation when NNUE is off or the build has no network.
     // Loads a `.anet` file; on failure returns the reason and keeps the current net.
+    // Each change of evaluation clears the hash table: its stored static evaluations
+    // came from the previous one.
     std::string load_network(const std::string& path);
-    void use_default_network() { loaded_net_.reset(); network_ = eval::nnue::default_network(); }
-    void set_use_nnue(bool on) { use_nnue_ = on; }
+    void use_default_network();
+    void set_use_nnue(bool on);
     // The network searches use now; nullptr: the hand-crafted evaluation.
     const eval::nnue::Network* active_network() const { return use_nnue_ ? network_ : nullptr; }
 
