@@ -157,6 +157,15 @@ def other_perspective(index: np.ndarray) -> np.ndarray:
     return np.where(idx == PAD, PAD, flipped).astype(idx.dtype)
 
 
+def mirror_files(index: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Feature rows (n, k) with the board mirrored left-right (file a <-> h: square ^ 7) in
+    the rows where `rows` is true; PAD stays PAD. Training uses it as augmentation: chess is
+    symmetric under this mirror except for castling rights, which the records do not hold."""
+    idx = np.asarray(index)
+    flip = np.asarray(rows, dtype=bool)[:, None] & (idx != PAD)
+    return np.where(flip, idx ^ 7, idx).astype(idx.dtype)
+
+
 def _lsb_square(occ: np.ndarray) -> np.ndarray:
     """Index of the lowest set bit of each uint64 (-1 for zero), vectorised."""
     lowest = occ & (~occ + np.uint64(1))

@@ -284,8 +284,10 @@ class BatchSource:
     `dense` on the CPU (to exercise that code path without a GPU): padded index batches,
     gathered on the device when the data set lives there."""
 
-    def __init__(self, data: Dataset, device: torch.device, data_on_device: bool, dense: bool = False):
+    def __init__(self, data: Dataset, device: torch.device, data_on_device: bool, dense: bool = False,
+                 mirror_rng: np.random.Generator | None = None):
         self.data = data
+        self.mirror_rng = mirror_rng  # training batches: mirror each position with probability 1/2
         self.device = device
         self.dense = dense or device.type != "cpu"
         self.gather_on_device = self.dense and (data_on_device or device.type == "cpu")
@@ -294,15 +296,23 @@ class BatchSource:
             self.tensors = tuple(t.to(device) for t in tensors) if self.gather_on_device else tensors
 
     def _make(self, ids: np.ndarray, train: bool):
-        if self.dense:
-            ids = np.sort(ids)
-            if self.gather_on_device:
-                t = torch.from_numpy(ids.astype(np.int64)).to(self.device)
-                return dense_batch(*(x[t] for x in self.tensors), self.device)
-            t = torch.from_numpy(ids.astype(np.int64))
-            return dense_batch(*(x[t].pin_memory() for x in self.tensors), self.device)
         ids = np.sort(ids)  # sequential-ish memory access; order inside a batch is irrelevant
-        return cpu_batch(self.data.feats[ids], self.data.score[ids], self.data.result2[ids], train)
+        rows = self.mirror_rng.random(len(ids)) < 0.5 if train and self.mirror_rng is not None else None
+        if self.dense:
+            t = torch.from_numpy(ids.astype(np.int64))
+            if self.gather_on_device:
+                t = t.to(self.device)
+                feats, score, result2 = (x[t] for x in self.tensors)
+            else:
+                feats, score, result2 = (x[t].pin_memory() for x in self.tensors)
+            if rows is not None:  # abin.mirror_files on the device
+                flip = torch.from_numpy(rows).to(feats.device)[:, None] & (feats != PAD)
+                feats = torch.where(flip, feats ^ 7, feats)
+            return dense_batch(feats, score, result2, self.device)
+        feats = self.data.feats[ids]
+        if rows is not None:
+            feats = abin.mirror_files(feats, rows)
+        return cpu_batch(feats, self.data.score[ids], self.data.result2[ids], train)
 
     def batches(self, order: np.ndarray, batch_size: int, train: bool, drop_last: bool):
         starts = list(range(0, len(order), batch_size))
@@ -456,6 +466,8 @@ def parse_args(argv=None):
     ap.add_argument("--step-epochs", type=int, default=4, help="step schedule: decay every this many epochs")
     ap.add_argument("--step-gamma", type=float, default=0.3, help="step schedule: decay factor")
     ap.add_argument("--val-fraction", type=float, default=0.02)
+    ap.add_argument("--val-split", choices=["tail", "random"], default="tail",
+                    help="validation positions: the last ones of the data (whole games; default) or a random sample")
     ap.add_argument("--max-positions", type=int, default=None, help="use only the first N positions of the files")
     ap.add_argument("--checkpoint", default=None, help="save a resumable checkpoint here after every epoch")
     ap.add_argument("--stop-after", type=int, default=None,
@@ -472,6 +484,8 @@ def parse_args(argv=None):
     ap.add_argument("--dense-batches", action="store_true",
                     help="CPU: use the padded-index batches of the GPU path (slower; for testing that path)")
     ap.add_argument("--init-scale", type=float, default=0.1, help="std of the initial feature weights")
+    ap.add_argument("--mirror", action="store_true",
+                    help="augment: mirror each training position left-right (files a <-> h) with probability 1/2")
     ap.add_argument("--plot", default=None, help="write the loss curves to this PNG")
     ap.add_argument("--quiet", action="store_true", help="no progress lines within an epoch")
     args = ap.parse_args(argv)
@@ -511,11 +525,17 @@ def main(argv=None) -> int:
     if n == 0:
         print("error: no positions", file=sys.stderr)
         return 1
-    split_rng = np.random.default_rng(args.seed)
-    perm = split_rng.permutation(n).astype(np.int64 if n >= 2**31 else np.int32)
     n_val = int(round(n * args.val_fraction))
-    val_ids, train_ids = np.sort(perm[:n_val]), perm[n_val:]
-    del perm
+    index_type = np.int64 if n >= 2**31 else np.int32
+    if args.val_split == "tail":
+        # The files hold whole games in order: the last positions are games the net never
+        # sees (except the one game cut by the boundary). A random split puts neighbouring
+        # positions of the same game on both sides, and its loss rewards memorising games.
+        val_ids, train_ids = np.arange(n - n_val, n, dtype=index_type), np.arange(n - n_val, dtype=index_type)
+    else:
+        perm = np.random.default_rng(args.seed).permutation(n).astype(index_type)
+        val_ids, train_ids = np.sort(perm[:n_val]), perm[n_val:]
+        del perm
     steps_per_epoch = max(1, len(train_ids) // args.batch_size)
     total_steps = steps_per_epoch * args.epochs
     if args.warmup_steps < 0:
@@ -562,6 +582,8 @@ def main(argv=None) -> int:
     for epoch in range(start_epoch, end_epoch):
         model.train()
         order = np.random.default_rng([args.seed, epoch]).permutation(train_ids)
+        if args.mirror:  # seeded per epoch, so a resumed run mirrors the same positions
+            source.mirror_rng = np.random.default_rng([args.seed, epoch, 7])
         t0 = time.time()
         loss_sum, loss_n = torch.zeros((), device=device), 0
         for i, batch in enumerate(source.batches(order, args.batch_size, train=True, drop_last=True)):
@@ -609,10 +631,10 @@ def main(argv=None) -> int:
     print("== summary ==")
     print(f"net:            {args.out} ({os.path.getsize(args.out)} bytes)")
     print(f"data:           {' '.join(args.data)}")
-    print(f"positions:      {n} (train {len(train_ids)}, validation {n_val})")
+    print(f"positions:      {n} (train {len(train_ids)}, validation {n_val}: {args.val_split})")
     print(f"epochs:         {len(history)} of {args.epochs} (this run: {end_epoch - start_epoch}), batch {args.batch_size}")
     print(f"optimiser:      AdamW lr {args.lr} wd {args.wd}, {args.lr_schedule} schedule, warm-up {args.warmup_steps} steps")
-    print(f"loss:           |sigmoid(y) - target|^{args.power}, lambda {args.lam}, qat {args.qat}")
+    print(f"loss:           |sigmoid(y) - target|^{args.power}, lambda {args.lam}, qat {args.qat}, mirror {args.mirror}")
     if history:
         print(f"final loss:     train {history[-1]['train_loss']:.6f}, validation {history[-1]['val_loss']:.6f}")
     if trained_positions:

@@ -330,6 +330,20 @@ class AbinTest(unittest.TestCase):
         self.assertEqual(sorted(d.stm_features[1, :3].tolist()), [324, 436, 764])
         np.testing.assert_array_equal(abin.other_perspective(d.stm_features), d.nstm_features)
 
+    def test_mirror_files_gives_the_features_of_the_mirrored_board(self):
+        fens = ["r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PPP2PPP/R2QKB1R w KQkq - 0 1",
+                "8/5k2/8/1p6/8/8/6PK/8 b - - 0 1"]
+        mirrored = [" ".join(["/".join(r[::-1] for r in f.split()[0].split("/"))] + f.split()[1:]) for f in fens]
+        d = abin.decode(b"".join(abin.record_from_fen(f) for f in fens))
+        m = abin.decode(b"".join(abin.record_from_fen(f) for f in mirrored))
+        out = abin.mirror_files(d.stm_features, np.array([True, False]))
+        self.assertEqual(sorted(out[0].tolist()), sorted(m.stm_features[0].tolist()))
+        np.testing.assert_array_equal(out[1], d.stm_features[1])  # not selected: unchanged
+        self.assertNotEqual(sorted(out[0].tolist()), sorted(d.stm_features[0].tolist()))
+        both = abin.mirror_files(d.stm_features, np.array([True, True]))
+        self.assertEqual(sorted(both[1].tolist()), sorted(m.stm_features[1].tolist()))
+        self.assertEqual(int((both == abin.PAD).sum()), int((d.stm_features == abin.PAD).sum()))
+
     def test_round_trip_with_32_pieces_and_files(self):
         fens = [
             START,
