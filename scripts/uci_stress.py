@@ -1124,9 +1124,14 @@ class Stress:
         self.expect.append(self.block("d", lines, lambda l: l.startswith("Status:")))
 
     def cmd_eval(self):
-        lines = self.oracle.output_of(self.pos, "eval", lambda l: l.startswith("Evaluation:"))
+        # The last line: "NNUE evaluation: ..." with a net, "Evaluation: ..." (after the
+        # hand-crafted terms) without one or with Use NNUE false.
+        def last(line):
+            return line.startswith("Evaluation:") or line.startswith("NNUE evaluation:")
+
+        lines = self.oracle.output_of(self.pos, "eval", last)
         self.send("eval")
-        self.expect.append(self.block("eval", lines, lambda l: l.startswith("Evaluation:")))
+        self.expect.append(self.block("eval", lines, last))
 
     def cmd_perft(self):
         r = self.rng
