@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainer of Arbiter's NNUE: (768 -> 256) x 2 -> 1, SCReLU, on `.abin` self-play data.
 
-    python3 scripts/nnue/train.py --data data/*.abin --epochs 20 --out nets/arbiter-001.anet \
+    python3 scripts/nnue/train.py --data data/*.abin --epochs 20 --out nets/arbiter-003.anet \
         --checkpoint run1.pt --plot run1.png
 
 The float network (nets/README.md):
