@@ -20,6 +20,8 @@ class Engine:
     def __init__(self, command, chess960):
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
+        # Perft suites hold positions that no game reaches (standard.epd #51).
+        self.send("setoption name Allow Unreachable Positions value true")
         if chess960:
             self.send("setoption name UCI_Chess960 value true")
 

@@ -278,7 +278,7 @@ class Oracle:
         self._use(chess960)
         self.e.send(command)
         self.e.send("d")
-        return self.e.read_until(lambda l: l.startswith("Status:"))
+        return self.e.read_until(lambda l: l.startswith("Winnable:"))
 
     def illegal(self, pos, sequences):
         """For each move sequence: the error lines the twin gives when it is played from pos."""
@@ -877,7 +877,7 @@ class Stress:
                 new = new.then(tok)
         # Cross-check the model: the twin, from the model's position, given the command.
         twin = self.oracle.after(self.pos, self.chess960, text)
-        mine = self.oracle.output_of(new, "d", lambda l: l.startswith("Status:"))
+        mine = self.oracle.output_of(new, "d", lambda l: l.startswith("Winnable:"))
         if [l for l in twin if not l.startswith(ERROR)] != mine:
             raise RuntimeError(f"script model of {text!r} disagrees with the twin")
         return errors, new
@@ -1119,9 +1119,9 @@ class Stress:
         self.expect.append(self.error("an error about a long word", regex=re.escape(first[:50])))
 
     def cmd_d(self):
-        lines = self.oracle.output_of(self.pos, "d", lambda l: l.startswith("Status:"))
+        lines = self.oracle.output_of(self.pos, "d", lambda l: l.startswith("Winnable:"))
         self.send(self.rng.choice(["d", "d", "d extra words"]))
-        self.expect.append(self.block("d", lines, lambda l: l.startswith("Status:")))
+        self.expect.append(self.block("d", lines, lambda l: l.startswith("Winnable:")))
 
     def cmd_eval(self):
         # The last line: "NNUE evaluation: ..." with a net, "Evaluation: ..." (after the

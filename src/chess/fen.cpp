@@ -7,6 +7,7 @@
 #include <charconv>
 #include <vector>
 
+#include "chess/last_move.h"
 #include "chess/notation.h"
 #include "chess/position.h"
 #include "util/strings.h"
@@ -17,7 +18,9 @@ namespace {
 
 constexpr std::string_view PieceLetters = "PNBRQK";
 
+// A decimal number as FEN writes it: digits only, no sign, no leading zero.
 std::optional<unsigned> parse_number(std::string_view text) {
+    if (text.size() > 1 && text[0] == '0') return std::nullopt;
     unsigned value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -32,22 +35,30 @@ const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 // empty string when the field was fine.
 struct FenReader {
     Position& pos;
+    Square claimed_ep = NoSquare;  // the e.p. field, even when no capture is legal
 
     std::string board(std::string_view field) {
         const int ranks = int(std::count(field.begin(), field.end(), '/')) + 1;
         if (ranks != 8) return fmt::format("the board has {} ranks, expected 8", ranks);
         int rank = 7;
         int file = 0;
+        bool after_digit = false;
         for (size_t i = 0; i <= field.size(); ++i) {
             const char c = i < field.size() ? field[i] : '/';
             if (c == '/') {
                 if (file != 8) return fmt::format("rank {} has {} squares, expected 8", rank + 1, file);
                 --rank;
                 file = 0;
-            } else if (c >= '1' && c <= '8') {
+                after_digit = false;
+            } else if (c >= '0' && c <= '9') {
+                // One digit per run of empty squares: `44` or `116` sum to 8 but are not FEN.
+                if (c == '0' || c == '9') return fmt::format("rank {}: '{}' is not a run of 1 to 8 empty squares", rank + 1, c);
+                if (after_digit) return fmt::format("rank {}: two digits in a row", rank + 1);
                 file += c - '0';
+                after_digit = true;
                 if (file > 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
             } else {
+                after_digit = false;
                 const size_t type = PieceLetters.find(char(std::toupper(static_cast<unsigned char>(c))));
                 if (type == std::string_view::npos) return fmt::format("unknown piece letter '{}'", c);
                 if (file >= 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
@@ -99,6 +110,10 @@ struct FenReader {
                                    "(Chess960 positions need UCI_Chess960)", c);
             const CastlingRights bit = castling_bit(color, cs);
             if (rights & bit) return fmt::format("castling right '{}' is given twice", c);
+            // The order FEN prescribes, and the one fen() writes: White's rights before
+            // Black's, each king side before queen side (KQkq, HAha).
+            if (rights & ~(castling_bit(color, cs) - 1))
+                return fmt::format("castling field '{}' is out of order (White before Black, king side first)", field);
             rights |= bit;
             pos.castling_rooks_[color * 2 + cs] = rook;
         }
@@ -121,6 +136,7 @@ struct FenReader {
         if (pos.piece_on(*ep) != NoPiece || pos.piece_on(origin) != NoPiece)
             return fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep), square_name(origin));
         pos.set_en_passant_if_capturable(*ep);
+        claimed_ep = *ep;
         return {};
     }
 
@@ -138,31 +154,39 @@ struct FenReader {
     }
 };
 
-std::string Position::validate() const {
+std::string Position::validate(FenCheck check) const {
     for (Color c : {White, Black}) {
         const int kings = popcount(pieces(c, King));
         if (kings != 1) return fmt::format("{} has {} kings, expected exactly one", color_name(c), kings);
-        const int pawns = popcount(pieces(c, Pawn));
-        if (pawns > 8) return fmt::format("{} has {} pawns, at most 8 are possible", color_name(c), pawns);
-        // Every piece beyond the initial set must have come from a promoted pawn.
-        int promoted = 0;
-        const int initial[] = {0, 2, 2, 2, 1};
-        for (PieceType t : {Knight, Bishop, Rook, Queen})
-            promoted += std::max(0, popcount(pieces(c, t)) - initial[t]);
-        if (promoted > 8 - pawns)
-            return fmt::format("{} has more pieces than its missing pawns could have promoted to", color_name(c));
     }
     if (const Bitboard back_rank_pawns = pieces(Pawn) & (rank_bb(Rank1) | rank_bb(Rank8)))
         return fmt::format("pawn on the first or last rank ({})", square_name(lsb(back_rank_pawns)));
     const Color them = ~side_;
     if (is_attacked(king_square(them), side_, occupied()))
         return fmt::format("the side not to move ({}) is in check", color_name(them));
-    if (popcount(attackers_to(king_square(side_), occupied()) & pieces(them)) > 2)
-        return fmt::format("{} is in check from more than two pieces", color_name(side_));
+    if (check == FenCheck::Playable) {
+        const int checkers = popcount(attackers_to(king_square(side_), occupied()) & pieces(them));
+        if (checkers > 2) return fmt::format("{} is in check from {} pieces", color_name(side_), checkers);
+        return {};
+    }
+    for (Color c : {White, Black}) {
+        const int pawns = popcount(pieces(c, Pawn));
+        if (pawns > 8) return fmt::format("{} has {} pawns, at most 8 are possible", color_name(c), pawns);
+        // Every piece beyond the initial set must have come from a promoted pawn; of
+        // the bishops, one starts on each square colour.
+        int promoted = 0;
+        const int initial[] = {0, 2, 0, 2, 1};
+        for (PieceType t : {Knight, Rook, Queen})
+            promoted += std::max(0, popcount(pieces(c, t)) - initial[t]);
+        for (Bitboard colour : {LightSquares, DarkSquares})
+            promoted += std::max(0, popcount(pieces(c, Bishop) & colour) - 1);
+        if (promoted > 8 - pawns)
+            return fmt::format("{} has more pieces than its missing pawns could have promoted to", color_name(c));
+    }
     return {};
 }
 
-FenResult Position::from_fen(std::string_view fen, bool chess960) {
+FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check) {
     // split_words treats CR and LF as blanks: a FEN read from a CRLF file keeps its '\r'.
     const std::vector<std::string_view> fields = split_words(fen);
     if (fields.empty()) return {std::nullopt, "empty FEN"};
@@ -174,12 +198,16 @@ FenResult Position::from_fen(std::string_view fen, bool chess960) {
     FenReader reader{pos};
     std::string error = reader.board(fields[0]);
     if (error.empty()) error = reader.side(fields[1]);
-    if (error.empty()) error = pos.validate();
+    if (error.empty()) error = pos.validate(check);
     if (error.empty()) error = reader.castling(fields[2]);
     if (error.empty()) pos.update_check_info();
     if (error.empty()) error = reader.en_passant(fields[3]);
     if (error.empty())
         error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
+    if (error.empty() && check == FenCheck::Reachable) {
+        error = impossible_check_reason(pos, reader.claimed_ep);
+        if (!error.empty()) error = "impossible position: " + error;
+    }
     if (!error.empty()) return {std::nullopt, error};
     return {pos, {}};
 }

@@ -2,6 +2,7 @@
 
 #include "chess/dead_position.h"
 #include "chess/movegen.h"
+#include "chess/winnability.h"
 
 namespace arbiter {
 
@@ -42,13 +43,17 @@ int Game::occurrences(size_t ply) const {
     return count;
 }
 
-GameStatus Game::status() const {
+GameStatus Game::status(DeadTest test) const {
     const size_t last = positions_.size() - 1;
     for (size_t ply = 0; ply <= last; ++ply) {
         const Position& pos = positions_[ply];
         if (ply == last && !has_legal_move(pos))
             return pos.in_check() ? GameStatus::Checkmate : GameStatus::Stalemate;
         if (is_dead_position(pos)) return GameStatus::DeadPosition;
+        if (ply == last && test == DeadTest::Full) {
+            const Winnability w = winnability(pos);
+            if (w.white == Winnable::No && w.black == Winnable::No) return GameStatus::DeadPosition;
+        }
         if (occurrences(ply) >= 5) return GameStatus::FivefoldRepetition;
         // FIDE 9.6.2: 75 moves by each player without capture or pawn move; a mate on
         // the last of them takes precedence (the checkmate test above came first).

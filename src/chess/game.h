@@ -48,7 +48,16 @@ public:
     // position, fivefold repetition, 75-move rule) at any point of the history ends
     // the game there, even if moves were played after it. Otherwise the current
     // position is checked for the claimable draws.
-    GameStatus status() const;
+    //
+    // Dead positions: Quick is the cheap, incomplete test (is_dead_position) on every
+    // position, for hot paths such as data generation. Full adds the winnability
+    // decider (winnability.h) on the current position: every successor of a dead
+    // position is dead, so a game that went through a dead position is dead now, and
+    // one decider call covers the whole history. (The ply at which the game died may
+    // then be unknown; when a fivefold repetition or the 75-move rule came between,
+    // either token names a draw that ended the game.)
+    enum class DeadTest { Quick, Full };
+    GameStatus status(DeadTest test = DeadTest::Quick) const;
 
 private:
     std::vector<Position> positions_;

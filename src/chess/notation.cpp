@@ -42,11 +42,11 @@ std::string to_uci(Move m, bool chess960) {
 }
 
 std::optional<Move> parse_uci(const Position& pos, std::string_view text) {
+    // Exact match with what to_uci writes: lower case only (`E2E4` and `a7a8Q` are not
+    // UCI moves), so that every move has exactly one spelling.
     if (text.size() < 4 || text.size() > 5) return std::nullopt;
-    std::string lowered;
-    for (char c : text) lowered += to_lower(c);
     for (Move m : legal_moves(pos))
-        if (to_uci(m, pos.chess960()) == lowered) return m;
+        if (to_uci(m, pos.chess960()) == text) return m;
     return std::nullopt;
 }
 

@@ -28,13 +28,24 @@ using zobrist::Key;
 
 struct FenResult;
 
+// How much from_fen asks of a well-formed FEN.
+// - Reachable: a position some legal game from the initial position can reach. Besides
+//   what Playable asks, no more pieces than promotions can give (counting each square
+//   colour's bishops), and checks that the opponent's last move can have given, with a
+//   halfmove clock of 0 after a double step (src/chess/last_move.h).
+// - Playable: what the rules core needs to play on correctly: one king each, no pawn on
+//   the first or last rank, the side not to move not in check, at most two checkers.
+//   For composed problems and test suites, which hold positions no game reaches (the
+//   perft suite's two bishops checking along one diagonal, for one).
+enum class FenCheck { Reachable, Playable };
+
 class Position {
 public:
     static constexpr std::string_view StartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     // Strict FEN reader. `chess960` allows any king and rook files and Shredder-FEN
     // castling letters; without it castling rights need the standard e- and a/h-files.
-    static FenResult from_fen(std::string_view fen, bool chess960 = false);
+    static FenResult from_fen(std::string_view fen, bool chess960 = false, FenCheck check = FenCheck::Reachable);
     static Position startpos();
 
     std::string fen() const;
@@ -94,7 +105,7 @@ private:
     // Sets the en passant square after a double push if, and only if, a capture is legal.
     void set_en_passant_if_capturable(Square ep);
 
-    std::string validate() const;
+    std::string validate(FenCheck check) const;
     friend struct FenReader;
 
     Bitboard by_type_[6] = {};

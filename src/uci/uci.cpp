@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <istream>
@@ -10,6 +11,7 @@
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/perft.h"
+#include "chess/winnability.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "search/bench.h"
@@ -25,6 +27,12 @@ namespace {
 
 constexpr int MaxPerftDepth = 12;
 
+// Why a move token with capitals is refused: UCI spells moves in lower case only.
+std::string_view case_hint(std::string_view token) {
+    const bool upper = std::any_of(token.begin(), token.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    return upper ? " (UCI moves are lower case)" : "";
+}
+
 template <typename T>
 std::optional<T> parse_number(std::string_view text) {
     T value{};
@@ -33,12 +41,13 @@ std::optional<T> parse_number(std::string_view text) {
     return value;
 }
 
-// A FEN given on the command line may be standard or Chess960; it is read as standard
-// first so that standard positions keep the e1g1 castling notation.
+// A FEN given to `arbiter perft` may be standard or Chess960; it is read as standard
+// first so that standard positions keep the e1g1 castling notation. Perft suites hold
+// positions no game reaches, so any playable position is accepted.
 FenResult read_any_fen(std::string_view fen) {
-    FenResult standard = Position::from_fen(fen, false);
+    FenResult standard = Position::from_fen(fen, false, FenCheck::Playable);
     if (standard.position) return standard;
-    FenResult chess960 = Position::from_fen(fen, true);
+    FenResult chess960 = Position::from_fen(fen, true, FenCheck::Playable);
     return chess960.position ? chess960 : standard;
 }
 
@@ -111,6 +120,10 @@ void Session::declare_options() {
     options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
     options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
     options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
+    // Composed problems and test suites hold positions that no game reaches.
+    options_.add_check("Allow Unreachable Positions", false, [this](const std::string& v) {
+        fen_check_ = v == "true" ? FenCheck::Playable : FenCheck::Reachable;
+    });
     // The default names the net embedded at build time; any other value is a file path.
     // A file that fails validation keeps the net in use.
     const std::string default_net{eval::nnue::default_network_name()};
@@ -214,7 +227,7 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
             return;
         }
     } else if (words.size() >= 2 && words[1] == "fen") {
-        start = Position::from_fen(join_words(words, 2, moves_at), chess960_);
+        start = Position::from_fen(join_words(words, 2, moves_at), chess960_, fen_check_);
     } else {
         error("position needs 'startpos' or 'fen <fen>'");
         return;
@@ -227,7 +240,7 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
     for (size_t i = moves_at + 1; i < words.size(); ++i) {
         const std::optional<Move> move = parse_uci(game_.position(), words[i]);
         if (!move) {
-            error(fmt::format("illegal move {} in position {}", words[i], game_.position().fen()));
+            error(fmt::format("illegal move {}{} in position {}", words[i], case_hint(words[i]), game_.position().fen()));
             return;
         }
         game_.play(*move);
@@ -252,7 +265,7 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) {
                 const std::optional<Move> m = parse_uci(game_.position(), words[++i]);
                 if (m) limits.search_moves.push_back(*m);
-                else error(fmt::format("searchmoves: illegal move {}", words[i]));
+                else error(fmt::format("searchmoves: illegal move {}{}", words[i], case_hint(words[i])));
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" || key == "movestogo" ||
                    key == "depth" || key == "nodes" || key == "mate" || key == "movetime") {
@@ -322,8 +335,13 @@ void Session::cmd_display() {
     std::string checkers;
     for (Square s : squares(pos.checkers())) checkers += square_name(s) + " ";
     if (!checkers.empty()) checkers.pop_back();
-    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}", board_diagram(game_.position()),
-                        pos.fen(), pos.key(), checkers, status_token(game_.status())));
+    // FIDE 6.9: a side whose flag falls loses unless the opponent cannot checkmate by
+    // any series of legal moves; `Winnable` tells an arbiter or a GUI which side can.
+    const Winnability w = winnability(pos);
+    const auto word = [](Winnable x) { return x == Winnable::Yes ? "yes" : x == Winnable::No ? "no" : "unknown"; };
+    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\nWinnable: white {}, black {}",
+                        board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
+                        status_token(game_.status(Game::DeadTest::Full)), word(w.white), word(w.black)));
 }
 
 void Session::cmd_eval() {

@@ -52,6 +52,7 @@ private:
     std::mutex out_mutex_;
     OptionRegistry options_;
     bool chess960_ = false;
+    FenCheck fen_check_ = FenCheck::Reachable;
     bool show_wdl_ = false;
     Game game_;
     // Declared last: destroyed first, so its search thread ends before the rest.

@@ -428,13 +428,26 @@ TEST_CASE("dead position reached in a game", "[game]") {
         CHECK(game.status() == GameStatus::DeadPosition);
     }
     SECTION("capturing the last pawn leaves bare kings") {
-        Game game(fen_position("8/8/8/8/8/4k3/3P4/6K1 b - - 0 1"));
-        play_uci(game, {"e3d2"});
+        Game game(fen_position("8/8/8/8/8/8/3Pk3/6K1 b - - 0 1"));
+        play_uci(game, {"e2d2"});
         CHECK(game.status() == GameStatus::DeadPosition);
     }
     SECTION("a game that starts dead") {
         const Game game(fen_position("8/8/4k3/8/8/8/8/4K3 w - - 0 1"));
         CHECK(game.status() == GameStatus::DeadPosition);
+    }
+    SECTION("a dead position only the full test recognises") {
+        // Locked pawns, and bishops that never reach a square of the other colour: the
+        // quick test leaves it to the winnability decider.
+        Game game(fen_position("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"));
+        CHECK(game.status() == GameStatus::Ongoing);
+        CHECK(game.status(Game::DeadTest::Full) == GameStatus::DeadPosition);
+        // Moves after the death change nothing: the game stays dead.
+        play_uci(game, {"c1d2", "c8d7"});
+        CHECK(game.status(Game::DeadTest::Full) == GameStatus::DeadPosition);
+        // With a knight the same structure is alive.
+        const Game alive(fen_position("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2N1K3 w - - 0 1"));
+        CHECK(alive.status(Game::DeadTest::Full) == GameStatus::Ongoing);
     }
 }
 

@@ -80,7 +80,7 @@ std::pair<int, uint64_t> budgeted_depth(const EpdEntry& entry) {
 }
 
 Position parse(const std::string& fen, bool chess960) {
-    const FenResult result = Position::from_fen(fen, chess960);
+    const FenResult result = Position::from_fen(fen, chess960, FenCheck::Playable);
     INFO(fen << ": " << result.error);
     REQUIRE(result.position.has_value());
     return *result.position;

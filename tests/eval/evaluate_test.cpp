@@ -71,7 +71,7 @@ std::string mirror_fen(std::string_view fen) {
 
 void check_symmetric(const Position& pos) {
     const std::string mirrored = mirror_fen(pos.fen());
-    const Position other = parse(mirrored);
+    const Position other = test::parse_fen(mirrored, false, FenCheck::Playable);
     INFO(pos.fen() << "  vs  " << mirrored);
     CHECK(eval::evaluate(pos) == eval::evaluate(other));
     // Mirroring twice is the identity.
@@ -117,7 +117,7 @@ TEST_CASE("evaluation is colour-symmetric on hand-picked positions", "[eval]") {
 TEST_CASE("evaluation is colour-symmetric on the perft suite and random games", "[eval]") {
     std::mt19937 rng(20240607);
     for (const std::string& fen : suite_fens()) {
-        Position pos = parse(fen);
+        Position pos = test::parse_fen(fen, false, FenCheck::Playable);
         check_symmetric(pos);
         // A short random walk from each position.
         for (int ply = 0; ply < 12; ++ply) {

@@ -51,7 +51,7 @@ Position mirrored(const Position& pos) {
         if (rank) fen += '/';
     }
     fen += pos.side_to_move() == White ? " b - - 0 1" : " w - - 0 1";
-    return test::parse_fen(fen);
+    return test::parse_fen(fen, false, FenCheck::Playable);
 }
 
 struct Coverage {
@@ -147,7 +147,7 @@ void random_walk(const Network& net, const Kernels& kernels, const Position& roo
 
 std::vector<Position> start_positions() {
     std::vector<Position> starts;
-    for (const std::string& fen : test::epd_fens("standard.epd")) starts.push_back(test::parse_fen(fen));
+    for (const std::string& fen : test::epd_fens("standard.epd")) starts.push_back(test::parse_fen(fen, false, FenCheck::Playable));
     const std::vector<std::string> fens960 = test::epd_fens("chess960.epd");
     for (size_t i = 0; i < fens960.size(); i += 16) starts.push_back(test::parse_fen(fens960[i], true));
     // Pawns about to promote with pieces to take, and an en passant capture on the board.

@@ -102,7 +102,7 @@ TEST_CASE("kernels agree on the accumulators of real positions", "[nnue]") {
     std::mt19937 rng(24);
     int compared = 0;
     for (const std::string& fen : test::epd_fens("standard.epd")) {
-        Position pos = test::parse_fen(fen);
+        Position pos = test::parse_fen(fen, false, FenCheck::Playable);
         Accumulator acc;
         refresh(*net, pos, acc);
         for (int ply = 0; ply < 60; ++ply) {

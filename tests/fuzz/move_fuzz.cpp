@@ -94,7 +94,9 @@ void check_all_round_trips(const Position& pos, const MoveList& moves) {
     for (Move m : moves) {
         const std::string uci = to_uci(m, pos.chess960());
         check(parse_uci(pos, uci) == m);
-        check(parse_uci(pos, upper(uci)) == m);
+        // UCI moves are lower case: the capitalised spelling is no move (castling
+        // written O-O aside, every UCI move has a letter).
+        check(!parse_uci(pos, upper(uci)));
         const std::string san = to_san(pos, m);
         const SanResult back = parse_san(pos, san);
         check(back.move == m && back.error.empty());

@@ -34,7 +34,7 @@ TEST_CASE("A training record stores the documented bytes", "[datagen]") {
 
 TEST_CASE("Training records decode to the position encoded", "[datagen]") {
     for (const std::string& fen : test::epd_fens("standard.epd")) {
-        const Position pos = test::parse_fen(fen);
+        const Position pos = test::parse_fen(fen, false, FenCheck::Playable);
         const DecodedRecord d = decode_record(encode_record(pos, 31000, TrainingResult::Draw, false));
         INFO(fen);
         for (int s = 0; s < 64; ++s) CHECK(d.board[s] == pos.piece_on(Square(s)));

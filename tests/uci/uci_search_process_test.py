@@ -77,7 +77,7 @@ def legal_from(e, position, moves):
     check(" moves" not in position, "legal_from takes a position without moves")
     e.send(f"{position} moves {' '.join(moves)}" if moves else position)
     e.send("d")
-    lines = e.read_until(lambda l: l.startswith("Status:"))
+    lines = e.read_until(lambda l: l.startswith("Winnable:"))
     check(not errors_in(lines), f"{' '.join(moves)} is not legal from {position}: {errors_in(lines)}")
     fen = [l[5:] for l in lines if l.startswith("Fen: ")]
     check(len(fen) == 1, f"no Fen line in {lines[-4:]}")
@@ -389,6 +389,13 @@ def test_searchmoves_with_illegal_move(binary):
         check(len(errors_in(lines)) == 1, f"expected one error line, got {errors_in(lines)}")
         legal_from(e, "position startpos", [best_move_of(last)])
         check(e.sync() == [], "output after the bestmove")
+        # UCI moves are lower case: a capitalised searchmove is refused like any other.
+        e.send("position startpos")
+        lines, last = e.search("go depth 3 searchmoves E2E4 d2d4")
+        errors = errors_in(lines)
+        check(len(errors) == 1 and "illegal move E2E4 (UCI moves are lower case)" in errors[0],
+              f"expected one error line about E2E4, got {errors}")
+        check(best_move_of(last) == "d2d4", f"{last!r}, expected d2d4 (the one legal searchmove)")
 
 
 # --- MultiPV ------------------------------------------------------------------------

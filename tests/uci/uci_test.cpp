@@ -275,6 +275,43 @@ TEST_CASE("an illegal move stops the move list after its legal prefix", "[uci]")
         CHECK(starts_with(lines[0], "info string error: illegal move e2e4q"));
         CHECK(d.fen() == StartFen);
     }
+    SECTION("a move with a capital letter: UCI moves are lower case") {
+        std::vector<std::string> lines = d.send("position startpos moves e2e4 e7e5 G1F3 b8c6");
+        REQUIRE(lines.size() == 1);
+        CHECK(starts_with(lines[0], "info string error: illegal move G1F3 (UCI moves are lower case)"));
+        CHECK(d.fen() == after_prefix);
+
+        lines = d.send("position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8Q");
+        REQUIRE(lines.size() == 1);
+        CHECK(starts_with(lines[0], "info string error: illegal move a7a8Q (UCI moves are lower case)"));
+        CHECK(d.fen() == "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        CHECK(d.send("position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8q").empty());
+    }
+}
+
+TEST_CASE("unreachable positions: refused by default, accepted on request", "[uci]") {
+    Driver d;
+    // Two bishops checking along one diagonal (the perft suite's standard.epd #51).
+    const std::string fen = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+    std::vector<std::string> lines = d.send("position fen " + fen);
+    REQUIRE(lines.size() == 1);
+    CHECK(starts_with(lines[0], "info string error: invalid FEN: impossible position: double check"));
+    CHECK(d.fen() == StartFen);
+    CHECK(d.send("setoption name Allow Unreachable Positions value true").empty());
+    CHECK(d.send("position fen " + fen).empty());
+    CHECK(d.fen() == fen);
+    CHECK(d.send("setoption name Allow Unreachable Positions value false").empty());
+    CHECK(d.send("position fen " + fen).size() == 1);
+}
+
+TEST_CASE("d reports winnability for each side", "[uci]") {
+    Driver d;
+    CHECK(d.display_field("Winnable") == "white yes, black yes");
+    d.send("position fen 8/8/8/8/8/4k3/8/4K2R w - - 0 1");
+    CHECK(d.display_field("Winnable") == "white yes, black no");
+    d.send("position fen 2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1");
+    CHECK(d.display_field("Winnable") == "white no, black no");
+    CHECK(d.display_field("Status") == "dead-position");
 }
 
 TEST_CASE("move lists of thousands of plies work", "[uci]") {

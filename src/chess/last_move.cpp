@@ -1,0 +1,162 @@
+#include "chess/last_move.h"
+
+#include <fmt/format.h>
+
+#include "chess/notation.h"
+
+namespace arbiter {
+
+namespace {
+
+bool is_slider(PieceType t) { return t == Bishop || t == Rook || t == Queen; }
+
+std::string describe(const Position& pos, Square s) {
+    static constexpr const char* Names[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
+    return fmt::format("{} on {}", Names[type_of(pos.piece_on(s))], square_name(s));
+}
+
+// Whether the piece of `them` standing on `s` would attack `target` with `occupied`.
+bool attacks_from(PieceType t, Color them, Square s, Square target, Bitboard occupied) {
+    if (t == Pawn) return contains(pawn_attacks(them, s), target);
+    return contains(piece_attacks(t, s, occupied), target);
+}
+
+// The squares, empty now, from which the piece on `to` (of the side that just moved)
+// can have come in one move without already attacking the enemy king there. The
+// square `to` counts as occupied before the move too: it may have held a captured
+// piece, which is the most that the move allows. The piece gives check, so it is no
+// king. Castling and en passant are handled by the caller.
+Bitboard possible_origins(const Position& pos, Square to) {
+    const Piece piece = pos.piece_on(to);
+    const Color them = color_of(piece);
+    const PieceType type = type_of(piece);
+    const Square king = pos.king_square(~them);
+    const Bitboard empty = ~pos.occupied();
+    const int push = pawn_push(them);
+
+    Bitboard origins = 0;
+    if (type == Pawn) {
+        // Pawns start on their second rank and only move forward: one step, a double
+        // step from the second rank over an empty square, or a capture.
+        if (rank_of(to) != relative_rank(them, Rank2)) {
+            origins = pawn_attacks(~them, to) | square_bb(Square(to - push));
+            if (rank_of(to) == relative_rank(them, Rank4) && contains(empty, Square(to - push)))
+                origins |= square_bb(Square(to - 2 * push));
+        }
+    } else if (type == Knight) {
+        origins = knight_attacks(to);
+    } else {
+        origins = piece_attacks(type, to, pos.occupied());
+    }
+    origins &= empty;
+    Bitboard possible = 0;
+    for (Square s : squares(origins))
+        if (!attacks_from(type, them, s, king, pos.occupied() | square_bb(s))) possible |= square_bb(s);
+
+    // A promoted piece was a pawn on the seventh rank a move ago.
+    if (type != Pawn && rank_of(to) == relative_rank(them, Rank8)) {
+        const Bitboard pawn_from = (pawn_attacks(~them, to) | square_bb(Square(to - push))) & empty;
+        for (Square s : squares(pawn_from))
+            if (!contains(pawn_attacks(them, s), king)) possible |= square_bb(s);
+    }
+    return possible;
+}
+
+// A rook standing where castling puts it, beside its king: castling can give check
+// with the rook (the king cannot give check).
+bool castling_rook(const Position& pos, Square s) {
+    const Piece piece = pos.piece_on(s);
+    if (type_of(piece) != Rook) return false;
+    const Color them = color_of(piece);
+    if (rank_of(s) != relative_rank(them, Rank1)) return false;
+    const Square king = pos.king_square(them);
+    return rank_of(king) == rank_of(s) &&
+           ((file_of(s) == FileF && file_of(king) == FileG) || (file_of(s) == FileD && file_of(king) == FileC));
+}
+
+// Whether the last move can have been an en passant capture that explains every
+// checker: the capturing pawn checks from where it landed, or a slider checks
+// through one of the two squares the capture emptied.
+bool en_passant_explains(const Position& pos, Bitboard checkers) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square king = pos.king_square(us);
+    const int push = pawn_push(them);
+    for (Square to : squares(pos.pieces(them, Pawn) & rank_bb(relative_rank(them, Rank6)))) {
+        const Square captured = Square(to - push), double_push_origin = Square(to + push);
+        if (pos.occupied() & (square_bb(captured) | square_bb(double_push_origin))) continue;
+        for (Square from : squares(pawn_attacks(~them, to) & rank_bb(rank_of(captured)) & ~pos.occupied())) {
+            const Bitboard emptied = square_bb(from) | square_bb(captured);
+            bool all = true;
+            for (Square c : squares(checkers)) {
+                const bool direct = c == to;
+                const bool uncovered = is_slider(type_of(pos.piece_on(c))) && (between(king, c) & emptied);
+                all &= direct || uncovered;
+            }
+            if (all) return true;
+        }
+    }
+    return false;
+}
+
+// Whether a move of the checker on `moved` from a square on the line between the king
+// and the slider on `uncovered` gives both checks at once.
+bool move_and_discovery(const Position& pos, Square moved, Square uncovered) {
+    if (!is_slider(type_of(pos.piece_on(uncovered)))) return false;
+    return possible_origins(pos, moved) & between(pos.king_square(pos.side_to_move()), uncovered);
+}
+
+} // namespace
+
+std::string impossible_check_reason(const Position& pos, Square ep_field) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square king = pos.king_square(us);
+    const Bitboard checkers = pos.checkers();
+
+    if (ep_field != NoSquare) {
+        // The last move was the double push of the pawn in front of the e.p. square.
+        if (pos.halfmove_clock() != 0)
+            return fmt::format("the en passant square {} says the last move was a pawn's double step, "
+                               "but the halfmove clock is {}, not 0", square_name(ep_field), pos.halfmove_clock());
+        const Square pushed = Square(ep_field - pawn_push(us)), origin = Square(ep_field + pawn_push(us));
+        // Before the double step it was the opponent's move: the pawn on its origin
+        // square cannot have attacked the king then.
+        if (contains(pawn_attacks(them, origin), king))
+            return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
+                               "giving check with the opponent to move", square_name(ep_field), square_name(origin));
+        for (Square c : squares(checkers)) {
+            const bool by_pawn = c == pushed;
+            const bool uncovered = is_slider(type_of(pos.piece_on(c))) && contains(between(king, c), origin);
+            if (!by_pawn && !uncovered)
+                return fmt::format("the {} gives check, which the double step to {} (en passant square {}) "
+                                   "can neither give nor uncover", describe(pos, c), square_name(pushed),
+                                   square_name(ep_field));
+        }
+        return {};
+    }
+
+    const int count = popcount(checkers);
+    if (count > 2) return fmt::format("{} is in check from {} pieces; one move gives at most two checks",
+                                      us == White ? "White" : "Black", count);
+    if (count == 1) {
+        const Square c = lsb(checkers);
+        const PieceType type = type_of(pos.piece_on(c));
+        if (is_slider(type) && between(king, c)) return {};  // a piece may have left the line
+        if (possible_origins(pos, c) || castling_rook(pos, c) || en_passant_explains(pos, checkers)) return {};
+        if (type == Pawn && rank_of(c) == relative_rank(them, Rank2))
+            return fmt::format("the {} gives check but has never moved", describe(pos, c));
+        return fmt::format("the {} gives check but cannot have moved there, nor been uncovered", describe(pos, c));
+    }
+    if (count == 2) {
+        const Square a = lsb(checkers), b = msb(checkers);
+        if (move_and_discovery(pos, a, b) || move_and_discovery(pos, b, a) || en_passant_explains(pos, checkers))
+            return {};
+        const char* why = !is_slider(type_of(pos.piece_on(a))) && !is_slider(type_of(pos.piece_on(b)))
+                              ? "only a slider can give a discovered check"
+                          : aligned(king, a, b) ? "both stand on one line through the king"
+                                                : "no single move gives both";
+        return fmt::format("double check by the {} and the {}: {}", describe(pos, a), describe(pos, b), why);
+    }
+    return {};
+}
+
+} // namespace arbiter

@@ -1,0 +1,41 @@
+#pragma once
+// Winnability (FIDE 6.9, and 5.2.2 for both sides at once): can a side still checkmate
+// by *some* series of legal moves, both players cooperating (a helpmate)?
+//
+// The decider is sound and bounded: Yes comes with a mating line actually played on
+// the board, No with a proof, and Unknown whenever the budget runs out first. It never
+// answers No where a mate exists. The 50- and 75-move rules and repetitions are not
+// considered: a No holds even when the game could go on for ever, and a Yes line may in
+// principle be longer than those rules allow (the reference vectors count it as a win).
+//
+// Methods, after the ideas of Miguel Ambrona's Chess Unwinnability Analyzer (CHA):
+// 1. a static proof on an abstraction of the pawn structure (winnability_sketch.h):
+//    piece regions, colour complexes and locked pawns, mating patterns per square;
+// 2. a helpmate search with iterative deepening, a transposition table and move
+//    ordering that steers both sides towards a mate of the loser;
+// 3. an exhaustive search over all legal continuations that stops where the static
+//    proof applies; finishing it within the budget proves No.
+
+#include <cstdint>
+
+#include "chess/position.h"
+
+namespace arbiter {
+
+enum class Winnable { Yes, No, Unknown };
+
+// Node budget of the helpmate and exhaustive searches for one side; the default keeps
+// a call within a few tens of milliseconds.
+constexpr uint64_t DefaultWinnabilityBudget = 80000;
+
+// Whether `winner` can still deliver checkmate. A position that is already mate
+// counts as won by the side that delivered it; a stalemate is won by nobody.
+Winnable can_win(const Position& pos, Color winner, uint64_t budget = DefaultWinnabilityBudget);
+
+struct Winnability {
+    Winnable white, black;
+};
+
+Winnability winnability(const Position& pos, uint64_t budget = DefaultWinnabilityBudget);
+
+} // namespace arbiter

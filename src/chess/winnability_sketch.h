@@ -1,0 +1,24 @@
+#pragma once
+// The static half of the winnability decider: a proof that one side can never
+// checkmate, found by reasoning about the pawn structure instead of playing moves.
+//
+// A position is abstracted into a *sketch*: the pawns exactly, and for every other
+// piece the set of squares it could ever stand on while the pawns stay where they are
+// (its region). Every change of the pawn structure (a push, a capture by or of a pawn,
+// a promotion, en passant) is an *event* that leads to another sketch. The sketches
+// reachable by events over-approximate every position reachable by legal moves:
+// pieces are never obstacles, captured pieces are kept, regions only grow. If no
+// reachable sketch admits a mating pattern (a square of the loser's king region that
+// the winner can attack, each flight square covered by the winner or plugged by a
+// distinct piece of the loser), no series of legal moves can mate.
+
+#include "chess/position.h"
+
+namespace arbiter::winnability_detail {
+
+// Whether the sketch analysis proves that `winner` can never checkmate from `pos`.
+// Gives up (false) after exploring `max_sketches` sketches. False never claims
+// anything; true is a proof.
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches);
+
+} // namespace arbiter::winnability_detail

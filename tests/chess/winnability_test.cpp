@@ -1,0 +1,204 @@
+// The winnability decider must be sound: it never answers No for a side that can
+// still mate by some series of legal moves. Yes and No are checked on hand-picked
+// positions per rule, on the CHA reference vectors, and No against random games.
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "test_support.h"
+#include "chess/movegen.h"
+#include "chess/winnability.h"
+
+using namespace arbiter;
+
+namespace {
+
+Winnable white_wins(std::string_view fen) { return can_win(test::parse_fen(fen), White); }
+Winnable black_wins(std::string_view fen) { return can_win(test::parse_fen(fen), Black); }
+
+bool dead(std::string_view fen) {
+    const Winnability w = winnability(test::parse_fen(fen));
+    return w.white == Winnable::No && w.black == Winnable::No;
+}
+
+struct Vector {
+    std::string label;
+    std::string fen;
+};
+
+std::vector<Vector> read_vectors() {
+    std::ifstream in(ARBITER_TEST_DATA "/unwinnability-vectors.txt");
+    REQUIRE(in);
+    std::vector<Vector> vectors;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        REQUIRE(line.size() > 3);
+        vectors.push_back({line.substr(0, 2), line.substr(3)});
+    }
+    return vectors;
+}
+
+// The label's character for one side's answer: the winner's letter, '-' or '?'.
+char verdict(Winnable w, char yes) { return w == Winnable::Yes ? yes : w == Winnable::No ? '-' : '?'; }
+
+} // namespace
+
+TEST_CASE("finished games", "[winnability]") {
+    SECTION("checkmate is won by the side that delivered it") {
+        const char* fools_mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+        CHECK(black_wins(fools_mate) == Winnable::Yes);
+        CHECK(white_wins(fools_mate) == Winnable::No);
+    }
+    SECTION("stalemate is won by nobody") {
+        CHECK(dead("k7/P1K5/8/8/8/8/8/8 b - - 0 1"));
+        CHECK(dead("7k/7p/7P/8/8/6q1/5q2/7K w - - 0 1"));
+    }
+}
+
+TEST_CASE("material that cannot mate", "[winnability]") {
+    CHECK(dead("8/8/4k3/8/8/8/8/4K3 w - - 0 1"));
+    CHECK(dead("8/8/4k3/8/8/8/8/4KN2 w - - 0 1"));            // KN v K
+    CHECK(dead("8/8/4k3/8/8/8/8/4KB1b w - - 0 1"));           // bishops on one colour
+    CHECK(dead("b1b1b1b1/7B/4k3/8/8/8/8/1B2K3 w - - 0 1"));
+    // A lone king never mates, whatever the other side has.
+    CHECK(white_wins("3qk3/8/8/8/8/8/8/4K3 w - - 0 1") == Winnable::No);
+    CHECK(black_wins("4k3/8/8/8/8/8/8/R2QK2R b - - 0 1") == Winnable::No);
+    // A knight mates when the other side has a piece to plug a flight square.
+    CHECK(white_wins("8/8/4k3/8/8/8/8/4KN1n w - - 0 1") != Winnable::No);   // KN v KN
+}
+
+TEST_CASE("material that can mate", "[winnability]") {
+    CHECK(white_wins("8/8/4k3/8/8/8/8/3QK3 w - - 0 1") == Winnable::Yes);
+    CHECK(white_wins("8/8/4k3/8/8/8/8/R3K3 b - - 0 1") == Winnable::Yes);
+    CHECK(white_wins(Position::StartFen) == Winnable::Yes);
+    CHECK(black_wins(Position::StartFen) == Winnable::Yes);
+    // The loser's own piece plugs its king's last flight square.
+    CHECK(white_wins("6bk/8/8/6NK/8/8/8/8 w - - 0 1") == Winnable::Yes);    // KN v KB
+    // Opposite-coloured bishops: a helpmate exists, so No would be wrong.
+    CHECK(white_wins("8/8/4k3/8/8/8/8/2b1KB2 w - - 0 1") != Winnable::No);
+    CHECK(black_wins("8/8/4k3/8/8/8/8/2b1KB2 w - - 0 1") != Winnable::No);
+}
+
+TEST_CASE("locked pawns and colour complexes", "[winnability]") {
+    // Neither bishop can reach a square where a pawn could take it, neither king can
+    // get through: nothing can ever change.
+    CHECK(dead("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"));
+    CHECK(dead("8/2k5/8/1p1p1p1p/1P1P1P1P/4B3/2K5/8 w - - 0 1"));
+    // White's bishop checks on light squares only, White's king cannot cross, and
+    // Black's one dark bishop cannot plug all the dark flight squares of its king.
+    CHECK(dead("2k5/b7/8/p1p1p1p1/P1P1P1P1/8/6B1/4K3 w - - 0 1"));
+    // An open file lets the kings through: not dead.
+    const Winnability open = winnability(test::parse_fen("8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - - 0 1"));
+    CHECK(open.white != Winnable::No);
+    CHECK(open.black != Winnable::No);
+}
+
+TEST_CASE("a few moves to a locked position are searched through", "[winnability]") {
+    // Every line runs into a stalemate or a locked structure within a few moves.
+    CHECK(dead("k7/Pp6/1P5P/8/8/6p1/6Pp/7K w - - 0 1"));
+    // Black's pawn pushes are forced into a fortress (labelled dead by the vectors).
+    CHECK(dead("8/8/8/1k3p1p/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1"));
+    // The same idea with one pawn further back leaves a way to mate for both.
+    const Winnability live = winnability(test::parse_fen("8/8/7p/1k3p2/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1"));
+    CHECK(live.white != Winnable::No);
+    CHECK(live.black != Winnable::No);
+}
+
+TEST_CASE("winnability of the reference vectors", "[winnability][vectors]") {
+    const std::vector<Vector> vectors = read_vectors();
+    REQUIRE(vectors.size() == 1803);
+    int rejected = 0, exact = 0, dead_total = 0, dead_found = 0, wrong = 0, read = 0;
+    for (const Vector& v : vectors) {
+        INFO(v.label << " " << v.fen);
+        REQUIRE((v.label == "WB" || v.label == "W-" || v.label == "-B" || v.label == "--"));
+        // The vectors hold composed positions no game reaches (more promoted pieces
+        // than missing pawns allow), so only what play needs is checked; one line of
+        // the file has only the first two FEN fields.
+        FenResult result = Position::from_fen(v.fen, false, FenCheck::Playable);
+        if (!result.position && result.error.find("fields, expected") != std::string::npos) {
+            result = Position::from_fen(v.fen + " - -", false, FenCheck::Playable);
+        }
+        if (!result.position) {
+            INFO(result.error);
+            ++rejected;
+            continue;
+        }
+        ++read;
+        const Winnability w = winnability(*result.position);
+        const std::string got{verdict(w.white, 'W'), verdict(w.black, 'B')};
+        // Wrong: a side that can mate called unable, or a Yes where the label says no.
+        const bool white_wrong = (v.label[0] == 'W') != (got[0] == 'W') && got[0] != '?';
+        const bool black_wrong = (v.label[1] == 'B') != (got[1] == 'B') && got[1] != '?';
+        if (white_wrong || black_wrong) {
+            ++wrong;
+            FAIL_CHECK("decided " << got);
+        }
+        exact += got == v.label;
+        if (v.label == "--") {
+            ++dead_total;
+            dead_found += got == "--";
+        }
+    }
+    WARN("winnability vectors: " << exact << " of " << read << " readable positions classified exactly; "
+         << dead_found << " of " << dead_total << " dead positions decided dead; " << rejected
+         << " FENs refused by the parser");
+    CHECK(wrong == 0);
+    // Deterministic for a given budget: the figures reached with the default budget.
+    CHECK(rejected == 0);
+    CHECK(read == 1803);
+    CHECK(exact >= 1356);
+    CHECK(dead_found >= 701);
+}
+
+TEST_CASE("No is never followed by a mate in random games", "[winnability]") {
+    const char* starts[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "8/8/4k3/8/8/8/4P3/4K3 w - - 0 1",
+        "8/5k2/8/1p1p1p1p/1P1P1P1P/8/2B2K2/8 w - - 0 1",
+        "8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1",
+        "4k3/3ppp2/8/8/8/8/3PPP2/4K3 w - - 0 1",
+        "8/3k4/1p1p1p2/1P1P1P2/8/3K4/5N2/8 w - - 0 1",
+    };
+    constexpr uint64_t Budget = 4000;
+    uint64_t seed = 0x2545F4914F6CDD1DULL;
+    const auto random = [&seed] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
+    int checked = 0, refuted = 0;
+    for (const char* fen : starts) {
+        for (int game = 0; game < 3; ++game) {
+            Position pos = test::parse_fen(fen);
+            bool written_off[2] = {false, false};
+            for (int ply = 0; ply < 300; ++ply) {
+                if (ply % 4 == 0) {
+                    for (Color c : {White, Black}) {
+                        if (!written_off[c] && can_win(pos, c, Budget) == Winnable::No) {
+                            written_off[c] = true;
+                            ++refuted;
+                        }
+                    }
+                    ++checked;
+                }
+                const MoveList moves = legal_moves(pos);
+                if (moves.size() == 0) {
+                    if (pos.in_check()) {
+                        INFO(fen << " game " << game << " ends in mate at " << pos.fen());
+                        CHECK_FALSE(written_off[~pos.side_to_move()]);
+                    }
+                    break;
+                }
+                pos = pos.apply(moves[random() % moves.size()]);
+            }
+        }
+    }
+    CHECK(checked > 100);
+    CHECK(refuted > 5);
+}
