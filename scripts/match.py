@@ -42,6 +42,8 @@ directory outside the project first.
 
 Time control: `10+0.1` (10 s plus 0.1 s per move), `1+0.01`, `40/10` (40 moves in 10 s, repeating),
 `40/10+0.1`; cutechess' `40/1:30` is accepted too. The same control applies to both engines.
+`--nodes N` replaces the clock by N nodes per move (fastchess `tc=inf nodes=N`): the games then do
+not depend on the machine's load, which suits pruning and move-ordering changes.
 
 Known opponents (applied unless --no-opponent-defaults; explicit options come later and win):
   phalanx                    xboard, argument -l- (learning off: otherwise it learns across the
@@ -463,7 +465,8 @@ def fastchess_command(exe: str, plan: MatchPlan, log: pathlib.Path) -> list[str]
         if engine.args:
             cmd.append("args=" + " ".join(engine.args))
         cmd += [f"option.{option}" for option in engine.options]
-    cmd += ["-each", f"tc={plan.tc}",
+    limit = ["tc=inf", plan.tc] if plan.tc.startswith("nodes=") else [f"tc={plan.tc}"]
+    cmd += ["-each", *limit,
             "-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
             "-srand", str(plan.seed), "-rounds", str(plan.rounds), "-games", "2", "-repeat",
             "-concurrency", str(plan.concurrency),
@@ -581,6 +584,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-opponent-defaults", action="store_true",
                         help="do not apply the known-opponent options, arguments and book")
     parser.add_argument("--tc", default="10+0.1", help="10+0.1, 1+0.01, 40/10 (repeating) ...")
+    parser.add_argument("--nodes", type=int, metavar="N",
+                        help="fixed nodes per move instead of a clock (fastchess only): results do not "
+                             "depend on machine load, for pruning and ordering changes")
     parser.add_argument("--games", type=int, help=f"games to play, even (default 200; with --sprt the "
                                                   f"maximum, default {SPRT_MAX_GAMES})")
     parser.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"))
@@ -605,10 +611,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if games < 2 or games % 2:
         parser.error("--games must be even and at least 2: each opening is played twice")
     args.games = games
-    if not TC_FORMAT.match(args.tc):
+    if args.nodes is None and not TC_FORMAT.match(args.tc):
         parser.error(f"--tc {args.tc!r}: expected seconds+increment (10+0.1) or moves/seconds (40/10)")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
+    if args.nodes is not None:
+        if args.nodes < 1:
+            parser.error("--nodes must be at least 1")
+        if args.tool == "cutechess":
+            parser.error("--nodes needs fastchess")
+        args.tool = "fastchess"
+        args.tc = f"nodes={args.nodes}"
     return args
 
 

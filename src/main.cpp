@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "search/datagen.h"
+#include "search/tunable.h"
 #include "uci/uci.h"
 
 namespace {
@@ -17,7 +18,8 @@ int usage() {
                  "       arbiter datagen --output FILE [--games N] [--threads T] [--nodes N] [--seed S]\n"
                  "                       [--random-plies P] [--chess960-percent P] [--hash MB]\n"
                  "                       [--eval default|hce|NET.anet]\n"
-                 "                                    self-play training data (nets/README.md)\n";
+                 "                                    self-play training data (nets/README.md)\n"
+                 "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n";
     return 2;
 }
 
@@ -48,6 +50,13 @@ int main(int argc, char** argv) {
         return arbiter::uci::perft_command(depth, fen, std::cout, std::cerr);
     }
     if (command == "bench" && argc <= 3) return arbiter::uci::bench_command(argc == 3 ? argv[2] : "", std::cout, std::cerr);
+    if (command == "spsa" && argc == 2) {
+        // OpenBench's SPSA input: name, int, default, min, max, step (c_end), learning rate (r_end).
+        for (const arbiter::search::TunableInfo& t : arbiter::search::tunables())
+            std::cout << t.name << ", int, " << t.default_value << ", " << t.min << ", " << t.max << ", " << t.step
+                      << ", 0.002\n";
+        return 0;
+    }
     if (command == "datagen") {
         arbiter::search::DatagenConfig config;
         const std::string error = arbiter::search::parse_datagen_args({argv + 2, argv + argc}, config);

@@ -64,7 +64,7 @@ GameRecords SelfPlayer::play(uint64_t index) {
     State& s = *state_;
     Random random(config_.seed * 0x2545F4914F6CDD1Dull + index);
     s.tt.clear();
-    s.worker.history().clear();
+    s.worker.clear_histories();
 
     // One fixed-node search; returns the best move and its score for the side to move.
     const auto search = [&](const Game& game) {

@@ -31,7 +31,7 @@ void Engine::set_threads(int threads) {
 
 void Engine::new_game() {
     tt_.clear();
-    for (auto& w : workers_) w->history().clear();
+    for (auto& w : workers_) w->clear_histories();
 }
 
 std::string Engine::load_network(const std::string& path) {

@@ -6,10 +6,10 @@
 namespace arbiter::search {
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
-                       ContinuationIndex previous, ContinuationIndex before_previous)
+                       const ContinuationContext& context)
     : pos_(pos), history_(history), tt_move_(tt_move),
-      killers_{history.killers(ply)[0], history.killers(ply)[1]}, counter_(history.counter(previous)),
-      previous_(previous), before_previous_(before_previous) {
+      killers_{history.killers(ply)[0], history.killers(ply)[1]}, counter_(history.counter(context.back1)),
+      context_(context) {
     if (!tt_move_.is_null() && !is_legal(pos_, tt_move_)) tt_move_ = Move();
 }
 
@@ -32,11 +32,10 @@ bool MovePicker::usable_quiet(Move m) const {
 void MovePicker::score_noisy() {
     for (Scored& s : noisy_) {
         const Move m = s.move;
-        const PieceType victim = m.kind() == Move::EnPassant ? Pawn : type_of(pos_.piece_on(m.to()));
-        const PieceType attacker = type_of(pos_.piece_on(m.from()));
+        const PieceType victim = captured_type(pos_, m);
         int score = victim == NoPieceType ? 0 : eval::PieceValue[victim] * 8;
         if (m.kind() == Move::Promotion) score += eval::PieceValue[m.promotion()] * 8;
-        s.score = score - eval::PieceValue[attacker];
+        s.score = score + history_.capture(pos_.piece_on(m.from()), m.to(), victim) / 8;
     }
 }
 
@@ -44,8 +43,7 @@ void MovePicker::score_quiet() {
     const Color us = pos_.side_to_move();
     for (Scored& s : quiet_) {
         const ContinuationIndex current = continuation_index(pos_.piece_on(s.move.from()), s.move.to());
-        s.score = history_.quiet(us, s.move) + history_.continuation(previous_, current) +
-                  history_.continuation(before_previous_, current);
+        s.score = history_.quiet_score(us, s.move, current, context_);
     }
 }
 

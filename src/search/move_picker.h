@@ -1,6 +1,7 @@
 #pragma once
-// Staged move ordering: the hash move, winning and equal captures (MVV-LVA, SEE
-// >= 0), killers, the countermove, quiet moves by history, then losing captures. Generation is
+// Staged move ordering: the hash move, winning and equal captures (most valuable
+// victim first, then capture history; SEE >= 0), killers, the countermove, quiet
+// moves by history, then losing captures. Generation is
 // staged as well, so a cutoff by the hash move or a capture saves generating
 // the quiet moves.
 
@@ -11,10 +12,10 @@ namespace arbiter::search {
 
 class MovePicker {
 public:
-    // Main search: all moves. `previous` and `before_previous` are the continuation
-    // indices of the moves one and two plies back.
+    // Main search: all moves. `context` holds the continuation indices of the moves
+    // one, two and four plies back.
     MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
-               ContinuationIndex previous = NoContinuation, ContinuationIndex before_previous = NoContinuation);
+               const ContinuationContext& context = {});
     // Quiescence: captures and promotions only (all evasions when in check).
     MovePicker(const Position& pos, Move tt_move, const History& history);
 
@@ -45,7 +46,7 @@ private:
     Move tt_move_;
     Move killers_[2];
     Move counter_;
-    ContinuationIndex previous_ = NoContinuation, before_previous_ = NoContinuation;
+    ContinuationContext context_;
     bool quiescence_ = false;
     Stage stage_ = Stage::TTMove;
     ScoredList noisy_, quiet_, bad_noisy_;

@@ -9,21 +9,22 @@
 #include "eval/evaluate.h"
 #include "search/move_picker.h"
 #include "search/see.h"
+#include "search/tunable.h"
 
 namespace arbiter::search {
 
 namespace {
 
-// Late move reduction table: grows with the log of depth and of the move number.
-const std::array<std::array<int, 64>, 64> Reductions = [] {
-    std::array<std::array<int, 64>, 64> table{};
-    for (int depth = 1; depth < 64; ++depth)
-        for (int moves = 1; moves < 64; ++moves)
-            table[depth][moves] = int(0.75 + std::log(depth) * std::log(moves) / 2.25);
-    return table;
-}();
-
-int reduction(int depth, int moves) { return Reductions[std::min(depth, 63)][std::min(moves, 63)]; }
+// Late move reduction: grows with the log of depth and of the move number. Computed
+// per call rather than tabled, so that a tuning build's parameters take effect.
+int reduction(int depth, int moves) {
+    static const auto logs = [] {
+        std::array<double, 64> table{};
+        for (int i = 1; i < 64; ++i) table[i] = std::log(i);
+        return table;
+    }();
+    return int(tune::lmr_base / 100.0 + logs[std::min(depth, 63)] * logs[std::min(moves, 63)] * 100.0 / tune::lmr_divisor);
+}
 
 bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) != (pos.pieces(c, Pawn) | pos.pieces(c, King));
@@ -65,7 +66,9 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     if (shared_.network) accumulators_.reset(*shared_.network, root_);
     root_moves_.clear();
     last_reported_move_ = Move();
-    for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, {m}});
+    for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, 0, {m}});
+    for (StackEntry& entry : stack_) entry = StackEntry();
+    nmp_min_ply_ = 0;
     nodes_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
 }
@@ -115,18 +118,15 @@ bool Worker::should_stop_now() {
     return false;
 }
 
-int Worker::quiet_history(const Position& pos, Move m, int ply) const {
-    const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
-    return history_.quiet(pos.side_to_move(), m) +
-           history_.continuation(ply >= 1 ? stack_[ply - 1].continuation : NoContinuation, current) +
-           history_.continuation(ply >= 2 ? stack_[ply - 2].continuation : NoContinuation, current);
+ContinuationContext Worker::continuation_context(int ply) const {
+    return {ply >= 1 ? stack_[ply - 1].continuation : NoContinuation,
+            ply >= 2 ? stack_[ply - 2].continuation : NoContinuation,
+            ply >= 4 ? stack_[ply - 4].continuation : NoContinuation};
 }
 
-void Worker::update_quiet_histories(const Position& pos, Move m, int ply, int bonus) {
-    const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
-    history_.update_quiet(pos.side_to_move(), m, bonus);
-    if (ply >= 1) history_.update_continuation(stack_[ply - 1].continuation, current, bonus);
-    if (ply >= 2) history_.update_continuation(stack_[ply - 2].continuation, current, bonus);
+Score Worker::corrected_eval(const Position& pos, Score raw, int ply) const {
+    constexpr Score Limit = MateInMaxPly / 2;
+    return std::clamp(raw + corrections_.correction(pos, continuation_context(ply)), -Limit + 1, Limit - 1);
 }
 
 void Worker::update_pv(int ply, Move m) {
@@ -152,7 +152,7 @@ void Worker::iterative_deepening() {
             for (size_t i = pv_index_; i < root_moves_.size(); ++i) root_moves_[i].score = -Infinite;
             seldepth_ = 0;
             // Step 1: aspiration window around the previous score.
-            Score delta = 18;
+            Score delta = tune::aspiration_delta;
             const Score guess = root_moves_[pv_index_].previous_score != -Infinite
                                     ? root_moves_[pv_index_].previous_score : previous;
             Score alpha = depth >= 4 ? std::max(guess - delta, -Infinite) : -Infinite;
@@ -235,6 +235,9 @@ template <bool PV>
 Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, int ply, bool cut_node) {
     const bool root = ply == 0;
     const bool in_check = pos.in_check();
+    StackEntry& ss = stack_[ply];
+    const Move excluded = ss.excluded;
+    const bool singular_search = !excluded.is_null();
     if (PV) pv_length_[ply] = 0;
 
     // Step 1. At the horizon, resolve captures first.
@@ -256,41 +259,60 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         if (alpha >= beta) return alpha;
     }
 
-    // Step 5. Transposition table.
+    // Step 5. Transposition table. A singular-extension search (one move excluded)
+    // neither takes its cutoffs nor stores its result: the entry is the full node's.
     TTData tt;
-    const bool tt_hit = shared_.tt.probe(pos.key(), ply, tt);
+    const bool tt_hit = !singular_search && shared_.tt.probe(pos.key(), ply, tt);
     const Move tt_move = root ? root_moves_[pv_index_].move : (tt_hit ? tt.move : Move());
+    const bool tt_pv = PV || (tt_hit && tt.pv);
     if (!PV && tt_hit && tt.depth >= depth && tt.score != NoScore &&
         (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score >= beta) ||
          (tt.bound == Bound::Upper && tt.score <= alpha)) &&
         pos.halfmove_clock() < 90)
         return tt.score;
 
-    // Step 6. Static evaluation, and whether it improved over our previous move.
-    StackEntry& ss = stack_[ply];
-    Score eval = NoScore;
-    if (!in_check) {
-        eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
-        // A bounded search result is a better estimate where its bound allows.
+    // Step 6. Static evaluation (corrected by the correction history), a better
+    // estimate from the table where its bound allows, and whether it improved over
+    // our previous move.
+    Score raw_eval = NoScore, eval = NoScore;
+    if (in_check) {
+        ss.static_eval = NoScore;
+    } else if (singular_search) {
+        eval = ss.static_eval;  // the same node: already evaluated
+    } else {
+        raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
+        ss.static_eval = eval = corrected_eval(pos, raw_eval, ply);
         if (tt_hit && tt.score != NoScore && !is_mate(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
              (tt.bound == Bound::Upper && tt.score < eval)))
             eval = tt.score;
     }
-    ss.static_eval = eval;
     const bool improving = !in_check && ply >= 2 && stack_[ply - 2].static_eval != NoScore &&
-                           eval > stack_[ply - 2].static_eval;
+                           ss.static_eval > stack_[ply - 2].static_eval;
     history_.clear_killers(ply + 1);
+    stack_[ply + 1].excluded = Move();
+    stack_[ply + 1].double_extensions = ss.double_extensions;
 
-    if (!PV && !in_check) {
-        // Step 7. Reverse futility pruning: far above beta at low depth, stop here.
-        if (depth <= 8 && !is_mate(beta) && eval - 80 * (depth - improving) >= beta) return eval;
+    if (!PV && !in_check && !singular_search) {
+        // Step 7. Razoring: far below alpha at low depth, only captures can help (not
+        // against a mate score: a quiet mating move is what is needed there).
+        if (depth <= tune::razor_depth && !is_mate(alpha) && eval + tune::razor_margin * depth <= alpha) {
+            const Score score = quiescence<false>(pos, alpha, alpha + 1, ply);
+            if (score <= alpha) return score;
+        }
 
-        // Step 8. Null move pruning: if passing still beats beta, a real move will too
-        // (not in pawn endgames, where zugzwang is common).
-        if (!root && depth >= 3 && eval >= beta && !stack_[ply - 1].null_move &&
-            has_non_pawn_material(pos, pos.side_to_move())) {
-            const int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+        // Step 8. Reverse futility pruning: far above beta at low depth, stop here.
+        if (depth <= tune::rfp_depth && !is_mate(beta) && eval - tune::rfp_margin * (depth - improving) >= beta)
+            return eval;
+
+        // Step 9. Null move pruning: if passing still beats beta, a real move will too
+        // (not in pawn endgames, where zugzwang is common). At high depth a success is
+        // verified by a reduced search without null moves for this side, so that
+        // zugzwang positions with pieces are not pruned away.
+        if (!root && depth >= 3 && eval >= beta && ss.static_eval >= beta && !stack_[ply - 1].null_move &&
+            ply >= nmp_min_ply_ && has_non_pawn_material(pos, pos.side_to_move())) {
+            const int r = tune::nmp_base_reduction + depth / tune::nmp_depth_divisor +
+                          std::min((eval - beta) / tune::nmp_eval_divisor, 3);
             const Position child = pos.apply_null_move();
             ss.null_move = true;
             ss.move = Move();
@@ -302,25 +324,60 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             }
             ss.null_move = false;
             if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-            if (score >= beta) return is_mate(score) ? beta : score;
+            if (score >= beta) {
+                if (is_mate(score)) score = beta;
+                if (nmp_min_ply_ || depth < tune::nmp_verify_depth) return score;
+                nmp_min_ply_ = ply + 3 * (depth - r) / 4;
+                const Score verified = negamax<false>(pos, beta - 1, beta, depth - r, ply, false);
+                nmp_min_ply_ = 0;
+                if (verified >= beta) return score;
+            }
+        }
+
+        // Step 10. ProbCut: a capture that beats beta by a margin in a reduced search
+        // will very likely beat beta in the full one.
+        const Score probcut_beta = beta + tune::probcut_margin;
+        if (!root && depth >= tune::probcut_depth && !is_mate(beta) &&
+            !(tt_hit && tt.depth >= depth - 3 && tt.score != NoScore && tt.score < probcut_beta)) {
+            MovePicker picker(pos, tt_move, history_);
+            for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
+                if (!see_ge(pos, m, probcut_beta - ss.static_eval)) continue;
+                const Position child = pos.apply(m);
+                shared_.tt.prefetch(child.key());
+                ss.move = m;
+                ss.continuation = continuation_index(pos.piece_on(m.from()), m.to());
+                Score score;
+                {
+                    PathGuard guard(*this, pos, m, child.key());
+                    score = -quiescence<false>(child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                    if (score >= probcut_beta)
+                        score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+                }
+                if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+                if (score >= probcut_beta) {
+                    shared_.tt.store(pos.key(), ply, m, score, raw_eval, depth - 3, Bound::Lower, tt_pv);
+                    return score;
+                }
+            }
         }
     }
 
-    // Step 9. Internal iterative reduction: without a hash move, ordering is poor
+    // Step 11. Internal iterative reduction: without a hash move, ordering is poor
     // and a shallower search is nearly as good.
     if (depth >= 4 && tt_move.is_null() && (PV || cut_node)) --depth;
 
-    // Step 10. The move loop.
-    MovePicker picker(pos, tt_move, history_, ply, ply >= 1 ? stack_[ply - 1].continuation : NoContinuation,
-                      ply >= 2 ? stack_[ply - 2].continuation : NoContinuation);
+    // Step 12. The move loop.
+    const ContinuationContext context = continuation_context(ply);
+    MovePicker picker(pos, tt_move, history_, ply, context);
     const Score original_alpha = alpha;
     Score best = -Infinite;
     Move best_move;
     int moves = 0;
-    StaticVector<Move, 64> quiets_tried;
+    StaticVector<Move, 64> quiets_tried, noisy_tried;
     bool skip_quiets = false;
 
     for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
+        if (m == excluded) continue;
         if (root) {
             const auto it = std::find_if(root_moves_.begin() + long(pv_index_), root_moves_.end(),
                                          [m](const RootMove& rm) { return rm.move == m; });
@@ -335,48 +392,82 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         if (root && id_ == 0 && shared_.on_current_move && shared_.elapsed_ms() > 3000)
             shared_.on_current_move(m, moves + int(pv_index_), depth);
 
-        // Step 11. Shallow-depth pruning, once a move has escaped a mate score.
+        const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
+        const int history = quiet ? history_.quiet_score(pos.side_to_move(), m, current, context)
+                                  : history_.capture(pos.piece_on(m.from()), m.to(), captured_type(pos, m));
+
+        // Step 13. Shallow-depth pruning, once a move has escaped a mate score.
         if (!root && best > -MateInMaxPly && !gives_check) {
             if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
-                if (depth <= 8 && moves > (3 + depth * depth) / (2 - improving)) {
+                if (depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving)) {
                     skip_quiets = true;
                     continue;
                 }
                 // Futility pruning: even a good quiet move will not reach alpha.
-                if (!in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha) {
+                if (!in_check && depth <= tune::futility_depth &&
+                    eval + tune::futility_base + tune::futility_per_depth * depth <= alpha) {
                     skip_quiets = true;
                     continue;
                 }
-                if (depth <= 7 && !see_ge(pos, m, -60 * depth)) continue;
-            } else if (depth <= 6 && !see_ge(pos, m, -100 * depth)) {
+                // History pruning: a quiet move that has failed everywhere lately.
+                if (depth <= tune::history_prune_depth && history < -tune::history_prune_margin * depth) continue;
+                if (depth <= 7 && !see_ge(pos, m, -tune::see_quiet_margin * depth)) continue;
+            } else if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) {
                 continue;
             }
         }
 
+        // Step 14. Extensions. Singular extension: when the hash move is much better
+        // than every other move (a search without it fails low by a margin), search it
+        // deeper; twice deeper when far better. If the others also beat beta, this
+        // node beats it anyway (multi-cut); if the hash move only looked good, search
+        // it shallower.
+        int extension = 0;
+        if (!root && m == tt_move && !singular_search && depth >= tune::singular_depth && tt.depth >= depth - 3 &&
+            tt.bound != Bound::Upper && tt.score != NoScore && !is_mate(tt.score) && ply < 2 * root_depth_) {
+            const Score singular_beta = tt.score - depth * tune::singular_beta_margin / 16;
+            ss.excluded = m;
+            const Score score = negamax<false>(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            ss.excluded = Move();
+            if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+            if (score < singular_beta) {
+                extension = 1;
+                if (!PV && score < singular_beta - tune::singular_double_margin &&
+                    ss.double_extensions < tune::singular_double_limit)
+                    extension = 2;
+            } else if (singular_beta >= beta) {
+                return singular_beta;
+            } else if (tt.score >= beta || cut_node) {
+                extension = -1;
+            }
+        } else if (gives_check && ply < 2 * root_depth_) {
+            extension = 1;
+        }
+        stack_[ply + 1].double_extensions = ss.double_extensions + (extension >= 2);
+        const int new_depth = depth - 1 + extension;
+
         shared_.tt.prefetch(child.key());
         ss.move = m;
-        ss.continuation = continuation_index(pos.piece_on(m.from()), m.to());
-
-        // Step 12. Check extension.
-        const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
-        const int new_depth = depth - 1 + extension;
+        ss.continuation = current;
 
         Score score;
         // A child searched only with a null window leaves no PV: make sure a stale
         // one from an earlier sibling cannot be copied.
         if (PV) pv_length_[ply + 1] = 0;
+        const uint64_t nodes_before = nodes();
         {
             PathGuard guard(*this, pos, m, child.key());
-            // Step 13. Late move reductions, then principal variation search.
+            // Step 15. Late move reductions, then principal variation search.
             if (depth >= 3 && moves > 1 + int(root) && (quiet || picker.in_bad_noisy_stage())) {
                 int r = reduction(depth, moves);
                 r -= PV;
+                r -= tt_pv && !PV;
                 r += !improving;
-                r += cut_node;
+                r += cut_node ? 2 : 0;
                 r -= gives_check;
-                if (quiet) r -= quiet_history(pos, m, ply) / 8000;
-                r = std::clamp(r, 0, new_depth - 1);
+                r -= history / tune::lmr_history_divisor;
+                r = std::clamp(r, 0, std::max(new_depth - 1, 0));
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if (score > alpha && r > 0)
                     score = -negamax<false>(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -393,6 +484,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         if (root) {
             RootMove& rm = *std::find_if(root_moves_.begin(), root_moves_.end(),
                                          [m](const RootMove& r) { return r.move == m; });
+            rm.nodes += nodes() - nodes_before;
             if (moves == 1 || score > alpha) {
                 rm.score = score;
                 rm.seldepth = seldepth_;
@@ -412,29 +504,53 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 if (alpha >= beta) break;
             }
         }
-        if (quiet && m != best_move && quiets_tried.size() < quiets_tried.capacity()) quiets_tried.push_back(m);
+        if (m != best_move) {
+            auto& tried = quiet ? quiets_tried : noisy_tried;
+            if (tried.size() < tried.capacity()) tried.push_back(m);
+        }
     }
 
-    // Step 14. No legal move: checkmate or stalemate.
+    // Step 16. No legal move: checkmate or stalemate (or, in a singular-extension
+    // search, the hash move was the only one).
     if (moves == 0) {
+        if (singular_search) return alpha;
         if (root) return -Infinite;  // every root move was excluded (cannot happen for legal roots)
         return in_check ? mated_in(ply) : 0;
     }
 
-    // Step 15. A quiet move that caused a cutoff is remembered; the quiet moves
-    // tried before it are marked down.
-    if (best >= beta && !best_move.is_null() && !pos.is_capture(best_move) && best_move.kind() != Move::Promotion) {
+    // Step 17. The move that caused a cutoff is rewarded in its history; the moves
+    // tried before it are marked down (quiet ones only when a quiet move cut off).
+    if (best >= beta && !best_move.is_null()) {
         const int bonus = History::bonus(depth);
-        update_quiet_histories(pos, best_move, ply, bonus);
-        for (Move q : quiets_tried) update_quiet_histories(pos, q, ply, -bonus);
-        history_.add_killer(ply, best_move);
-        if (ply >= 1) history_.set_counter(stack_[ply - 1].continuation, best_move);
+        const bool quiet_best = !pos.is_capture(best_move) && best_move.kind() != Move::Promotion;
+        if (quiet_best) {
+            const Color us = pos.side_to_move();
+            history_.update_quiet(us, best_move, continuation_index(pos.piece_on(best_move.from()), best_move.to()),
+                                  context, bonus);
+            for (Move q : quiets_tried)
+                history_.update_quiet(us, q, continuation_index(pos.piece_on(q.from()), q.to()), context, -bonus);
+            history_.add_killer(ply, best_move);
+            if (ply >= 1) history_.set_counter(stack_[ply - 1].continuation, best_move);
+        } else {
+            history_.update_capture(pos.piece_on(best_move.from()), best_move.to(), captured_type(pos, best_move),
+                                    bonus);
+        }
+        for (Move n : noisy_tried)
+            history_.update_capture(pos.piece_on(n.from()), n.to(), captured_type(pos, n), -bonus);
     }
 
-    // Step 16. Store the result (not for secondary MultiPV lines, which exclude moves).
-    if (!(root && pv_index_ > 0)) {
-        const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
-        shared_.tt.store(pos.key(), ply, best_move, best, eval, depth, bound);
+    const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
+    if (!singular_search) {
+        // Step 18. Teach the correction history how far the static evaluation was
+        // from the result, where the result is informative: a quiet (or no) best
+        // move, and a bound on the side that disagrees with the evaluation.
+        const bool noisy_best = !best_move.is_null() && (pos.is_capture(best_move) || best_move.kind() == Move::Promotion);
+        if (!in_check && !noisy_best && !(bound == Bound::Lower && best <= ss.static_eval) &&
+            !(bound == Bound::Upper && best >= ss.static_eval))
+            corrections_.update(pos, context, best - ss.static_eval, depth);
+
+        // Step 19. Store the result (not for secondary MultiPV lines, which exclude moves).
+        if (!(root && pv_index_ > 0)) shared_.tt.store(pos.key(), ply, best_move, best, raw_eval, depth, bound, tt_pv);
     }
     return best;
 }
@@ -451,6 +567,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
 
     TTData tt;
     const bool tt_hit = shared_.tt.probe(pos.key(), ply, tt);
+    const bool tt_pv = PV || (tt_hit && tt.pv);
     if (!PV && tt_hit && tt.score != NoScore &&
         (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score >= beta) ||
          (tt.bound == Bound::Upper && tt.score <= alpha)))
@@ -458,10 +575,15 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
 
     // Stand pat: out of check, the side to move may decline every capture.
     Score best = -Infinite;
-    Score eval = NoScore;
+    Score raw_eval = NoScore, eval = NoScore;
     if (!in_check) {
-        eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
+        raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
+        eval = corrected_eval(pos, raw_eval, ply);
         best = eval;
+        if (tt_hit && tt.score != NoScore && !is_mate(tt.score) &&
+            (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
+             (tt.bound == Bound::Upper && tt.score < eval)))
+            best = tt.score;
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
@@ -474,11 +596,13 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         ++moves;
         // Delta pruning: even winning the captured piece outright leaves us below alpha.
         if (!in_check && m.kind() != Move::Promotion) {
-            const PieceType victim = m.kind() == Move::EnPassant ? Pawn : type_of(pos.piece_on(m.to()));
-            if (eval + eval::PieceValue[victim] + 200 <= alpha) continue;
+            const PieceType victim = captured_type(pos, m);
+            if (eval + eval::PieceValue[victim] + tune::qs_delta_margin <= alpha) continue;
         }
         const Position child = pos.apply(m);
         shared_.tt.prefetch(child.key());
+        stack_[ply].move = m;
+        stack_[ply].continuation = continuation_index(pos.piece_on(m.from()), m.to());
         Score score;
         if (PV) pv_length_[ply + 1] = 0;
         {
@@ -499,7 +623,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     if (in_check && moves == 0) return mated_in(ply);
 
     const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
-    shared_.tt.store(pos.key(), ply, best_move, best, eval, 0, bound);
+    shared_.tt.store(pos.key(), ply, best_move, best, raw_eval, 0, bound, tt_pv);
     return best;
 }
 

@@ -10,6 +10,7 @@
 
 #include "chess/game.h"
 #include "eval/nnue/accumulator.h"
+#include "search/correction.h"
 #include "search/history.h"
 #include "search/limits.h"
 #include "search/time_manager.h"
@@ -49,6 +50,7 @@ struct RootMove {
     Score score = -Infinite;
     Score previous_score = -Infinite;
     int seldepth = 0;
+    uint64_t nodes = 0;  // spent on this move's subtree in the current search
     std::vector<Move> pv;
 };
 
@@ -64,14 +66,20 @@ public:
     uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
-    History& history() { return history_; }
+    // Forgets what the move-ordering and correction histories learnt (a new game).
+    void clear_histories() {
+        history_.clear();
+        corrections_.clear();
+    }
 
 private:
     struct StackEntry {
-        Score static_eval = NoScore;
+        Score static_eval = NoScore;  // corrected; NoScore in check
         Move move;
+        Move excluded;  // the move a singular-extension search leaves out
         ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
+        int double_extensions = 0;  // on the path to this node
     };
 
     template <bool PV>
@@ -85,9 +93,10 @@ private:
     bool should_stop_now();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);
-    // Quiet-move history as seen at `ply`: butterfly plus both continuation terms.
-    int quiet_history(const Position& pos, Move m, int ply) const;
-    void update_quiet_histories(const Position& pos, Move m, int ply, int bonus);
+    // The continuation indices of the moves 1, 2 and 4 plies before `ply`.
+    ContinuationContext continuation_context(int ply) const;
+    // The static evaluation plus the correction history's correction.
+    Score corrected_eval(const Position& pos, Score raw, int ply) const;
     // Sends the current root lines (MultiPV) as one iteration's info.
     void report(int depth);
     bool limits_reached_after_iteration(int depth);
@@ -111,6 +120,10 @@ private:
     Move last_reported_move_;
     std::atomic<uint64_t> nodes_{0};
     History history_;
+    CorrectionHistory corrections_;
+    // Null-move pruning is off for the side to move below this ply while a
+    // verification search runs (0: no verification running).
+    int nmp_min_ply_ = 0;
     StackEntry stack_[MaxPly + 4];
     Move pv_[MaxPly + 1][MaxPly + 1];
     int pv_length_[MaxPly + 1] = {};

@@ -7,11 +7,11 @@ namespace arbiter::search {
 
 namespace {
 
-// data word: move (16) | score (16) | eval (16) | depth (8) | generation (6) | bound (2)
-uint64_t pack(Move move, Score score, Score eval, int depth, uint8_t generation, Bound bound) {
+// data word: move (16) | score (16) | eval (16) | depth (8) | generation (5) | pv (1) | bound (2)
+uint64_t pack(Move move, Score score, Score eval, int depth, uint8_t generation, bool pv, Bound bound) {
     return uint64_t(move.raw()) | uint64_t(uint16_t(int16_t(score))) << 16 |
            uint64_t(uint16_t(int16_t(eval))) << 32 | uint64_t(uint8_t(depth)) << 48 |
-           uint64_t((generation << 2) | uint8_t(bound)) << 56;
+           uint64_t((generation << 3) | (uint8_t(pv) << 2) | uint8_t(bound)) << 56;
 }
 
 struct Unpacked {
@@ -19,12 +19,13 @@ struct Unpacked {
     Score score, eval;
     int depth;
     uint8_t generation;
+    bool pv;
     Bound bound;
 };
 
 Unpacked unpack(uint64_t data) {
     return {uint16_t(data), Score(int16_t(data >> 16)), Score(int16_t(data >> 32)), int(uint8_t(data >> 48)),
-            uint8_t(data >> 58), Bound((data >> 56) & 3)};
+            uint8_t(data >> 59), bool((data >> 58) & 1), Bound((data >> 56) & 3)};
 }
 
 } // namespace
@@ -63,13 +64,14 @@ bool TranspositionTable::probe(zobrist::Key key, int ply, TTData& out) const {
         out.eval = u.eval;
         out.depth = u.depth;
         out.bound = u.bound;
+        out.pv = u.pv;
         return true;
     }
     return false;
 }
 
 void TranspositionTable::store(zobrist::Key key, int ply, Move move, Score score, Score eval, int depth,
-                               Bound bound) {
+                               Bound bound, bool pv) {
     Cluster& cluster = clusters_[index(key)];
     // Replace the entry of the same key, else the least valuable: shallow and old.
     Entry* target = &cluster.entries[0];
@@ -85,7 +87,7 @@ void TranspositionTable::store(zobrist::Key key, int ply, Move move, Score score
             break;
         }
         const Unpacked u = unpack(data);
-        const int age = (generation_ - u.generation) & 63;
+        const int age = (generation_ - u.generation) & 31;
         const int value = data == 0 ? -(1 << 20) : u.depth - 8 * age;
         if (value < worst) {
             worst = value;
@@ -93,7 +95,7 @@ void TranspositionTable::store(zobrist::Key key, int ply, Move move, Score score
         }
     }
     const Score stored = score == NoScore ? NoScore : to_tt(score, ply);
-    const uint64_t data = pack(move, stored, eval, depth, generation_, bound);
+    const uint64_t data = pack(move, stored, eval, depth, generation_, pv, bound);
     target->data.store(data, std::memory_order_relaxed);
     target->key_xor_data.store(key ^ data, std::memory_order_relaxed);
 }

@@ -26,6 +26,7 @@ struct TTData {
     Score eval = NoScore;
     int depth = 0;
     Bound bound = Bound::None;
+    bool pv = false;  // the position was on a principal variation when stored (TT-PV)
 };
 
 class TranspositionTable {
@@ -38,10 +39,10 @@ public:
     size_t size_mb() const { return megabytes_; }
     void clear();
     // Marks the start of a new search, so older entries age out first.
-    void new_search() { generation_ = uint8_t((generation_ + 1) & 63); }
+    void new_search() { generation_ = uint8_t((generation_ + 1) & 31); }
 
     bool probe(zobrist::Key key, int ply, TTData& out) const;
-    void store(zobrist::Key key, int ply, Move move, Score score, Score eval, int depth, Bound bound);
+    void store(zobrist::Key key, int ply, Move move, Score score, Score eval, int depth, Bound bound, bool pv);
     void prefetch(zobrist::Key key) const { __builtin_prefetch(&clusters_[index(key)]); }
 
     // Permille of entries written in the current search, sampled over 1000 clusters.

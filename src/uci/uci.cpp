@@ -15,6 +15,7 @@
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "search/bench.h"
+#include "search/tunable.h"
 #include "util/strings.h"
 
 #ifndef ARBITER_VERSION
@@ -120,6 +121,12 @@ void Session::declare_options() {
     options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
     options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
     options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
+    // A tuning build (cmake -DARBITER_TUNE=ON) exposes every search parameter of
+    // search/tunables.h as a spin option of its own name, for an SPSA tuner.
+    for (const search::TunableInfo& t : search::tunables())
+        if (t.value) options_.add_spin(std::string(t.name), t.default_value, t.min, t.max, [&t](const std::string& v) {
+            *t.value = std::stoi(v);
+        });
     // Composed problems and test suites hold positions that no game reaches.
     options_.add_check("Allow Unreachable Positions", false, [this](const std::string& v) {
         fen_check_ = v == "true" ? FenCheck::Playable : FenCheck::Reachable;

@@ -106,7 +106,8 @@ enum Phase { GoodNoisy, Killer, Quiet, BadNoisy };
 void check_main_order(const Position& pos, const Setup& setup) {
     auto history = std::make_unique<History>();
     for (Move k : setup.killers) history->add_killer(Ply, k);
-    for (auto [m, bonus] : setup.history) history->update_quiet(pos.side_to_move(), m, bonus);
+    for (auto [m, bonus] : setup.history)
+        history->update_quiet(pos.side_to_move(), m, continuation_index(pos.piece_on(m.from()), m.to()), {}, bonus);
 
     MovePicker picker(pos, setup.tt, *history, Ply);
     const Drained got = drain(picker);
@@ -192,7 +193,8 @@ TEST_CASE("main picker: TT move first, killers after good captures", "[picker]")
     history->add_killer(Ply, k2);
     history->add_killer(Ply, k1);  // k1 is now the first killer
     const Move favourite = *parse_uci(pos, "a1b1");
-    history->update_quiet(White, favourite, 2000);
+    history->update_quiet(White, favourite, continuation_index(pos.piece_on(favourite.from()), favourite.to()), {},
+                          2000);
 
     MovePicker picker(pos, tt, *history, Ply);
     const std::vector<Move> seq = drain(picker).moves;

@@ -48,18 +48,20 @@ TEST_CASE("store then probe returns every field", "[tt]") {
     TTData data;
     CHECK_FALSE(tt.probe(key, 0, data));
 
-    tt.store(key, 0, E2E4, 37, -12, 9, Bound::Exact);
+    tt.store(key, 0, E2E4, 37, -12, 9, Bound::Exact, false);
     REQUIRE(tt.probe(key, 0, data));
     CHECK(data.move == E2E4);
     CHECK(data.score == 37);
     CHECK(data.eval == -12);
     CHECK(data.depth == 9);
     CHECK(data.bound == Bound::Exact);
+    CHECK_FALSE(data.pv);
 
     // Extremes of the packed fields survive.
     const Key other = 0xFEDCBA9876543210ull;
-    tt.store(other, 5, A7A8Q, -(MateInMaxPly - 1), NoScore, 127, Bound::Lower);
+    tt.store(other, 5, A7A8Q, -(MateInMaxPly - 1), NoScore, 127, Bound::Lower, true);
     REQUIRE(tt.probe(other, 5, data));
+    CHECK(data.pv);
     CHECK(data.move == A7A8Q);
     CHECK(data.score == -(MateInMaxPly - 1));
     CHECK(data.eval == NoScore);
@@ -68,7 +70,7 @@ TEST_CASE("store then probe returns every field", "[tt]") {
 
     // NoScore (e.g. an entry stored only for its eval) stays NoScore at any ply.
     const Key third = 0x5555AAAA5555AAAAull;
-    tt.store(third, 3, Move(), NoScore, 44, 0, Bound::Upper);
+    tt.store(third, 3, Move(), NoScore, 44, 0, Bound::Upper, false);
     REQUIRE(tt.probe(third, 9, data));
     CHECK(data.score == NoScore);
     CHECK(data.eval == 44);
@@ -85,7 +87,7 @@ TEST_CASE("a different key misses", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
     const Key key = same_cluster(0);
-    tt.store(key, 0, G1F3, 10, 10, 4, Bound::Exact);
+    tt.store(key, 0, G1F3, 10, 10, 4, Bound::Exact, false);
     TTData data;
     CHECK(tt.probe(key, 0, data));
     // Same cluster, different key.
@@ -104,7 +106,7 @@ TEST_CASE("mate scores are stored relative to the node", "[tt]") {
 
     SECTION("we mate") {
         // At ply 3 the node mates in 5 plies: mate_in(8) from the root.
-        tt.store(key, 3, E2E4, mate_in(3 + 5), 0, 6, Bound::Exact);
+        tt.store(key, 3, E2E4, mate_in(3 + 5), 0, 6, Bound::Exact, false);
         REQUIRE(tt.probe(key, 7, data));
         CHECK(data.score == mate_in(7 + 5));
         REQUIRE(tt.probe(key, 3, data));
@@ -113,7 +115,7 @@ TEST_CASE("mate scores are stored relative to the node", "[tt]") {
         CHECK(data.score == mate_in(5));
     }
     SECTION("we are mated") {
-        tt.store(key, 3, E2E4, mated_in(3 + 5), 0, 6, Bound::Upper);
+        tt.store(key, 3, E2E4, mated_in(3 + 5), 0, 6, Bound::Upper, false);
         REQUIRE(tt.probe(key, 7, data));
         CHECK(data.score == mated_in(7 + 5));
         REQUIRE(tt.probe(key, 1, data));
@@ -121,7 +123,7 @@ TEST_CASE("mate scores are stored relative to the node", "[tt]") {
     }
     SECTION("ordinary scores are not adjusted") {
         for (Score s : {0, 1, -1, 500, -500, MateInMaxPly - 1, -(MateInMaxPly - 1)}) {
-            tt.store(key, 10, E2E4, s, 0, 6, Bound::Exact);
+            tt.store(key, 10, E2E4, s, 0, 6, Bound::Exact, false);
             REQUIRE(tt.probe(key, 20, data));
             CHECK(data.score == s);
         }
@@ -131,8 +133,8 @@ TEST_CASE("mate scores are stored relative to the node", "[tt]") {
 TEST_CASE("storing the same key again updates the entry in place", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
-    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, i, i, 10 + i, Bound::Exact);
-    tt.store(same_cluster(2), 0, G1F3, 99, 98, 20, Bound::Lower);
+    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, i, i, 10 + i, Bound::Exact, false);
+    tt.store(same_cluster(2), 0, G1F3, 99, 98, 20, Bound::Lower, false);
     TTData data;
     REQUIRE(tt.probe(same_cluster(2), 0, data));
     CHECK(data.move == G1F3);
@@ -143,19 +145,19 @@ TEST_CASE("storing the same key again updates the entry in place", "[tt]") {
     for (int i : {0, 1, 3}) CHECK(has(tt, same_cluster(i)));
 
     SECTION("a null move keeps the move already stored") {
-        tt.store(same_cluster(2), 0, Move(), 5, 5, 21, Bound::Exact);
+        tt.store(same_cluster(2), 0, Move(), 5, 5, 21, Bound::Exact, false);
         REQUIRE(tt.probe(same_cluster(2), 0, data));
         CHECK(data.move == G1F3);
         CHECK(data.score == 5);
         CHECK(data.depth == 21);
     }
     SECTION("a much shallower bound does not overwrite a deep entry of this search") {
-        tt.store(same_cluster(2), 0, E2E4, -7, 0, 2, Bound::Upper);
+        tt.store(same_cluster(2), 0, E2E4, -7, 0, 2, Bound::Upper, false);
         REQUIRE(tt.probe(same_cluster(2), 0, data));
         CHECK(data.depth == 20);
         CHECK(data.score == 99);
         // An exact result always does.
-        tt.store(same_cluster(2), 0, E2E4, -7, 0, 2, Bound::Exact);
+        tt.store(same_cluster(2), 0, E2E4, -7, 0, 2, Bound::Exact, false);
         REQUIRE(tt.probe(same_cluster(2), 0, data));
         CHECK(data.depth == 2);
         CHECK(data.score == -7);
@@ -166,25 +168,25 @@ TEST_CASE("replacement keeps deep and recent entries", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
     // Fill one cluster with deep entries.
-    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, 0, 0, 10 + 2 * i, Bound::Exact);
+    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, 0, 0, 10 + 2 * i, Bound::Exact, false);
     for (int i = 0; i < 4; ++i) REQUIRE(has(tt, same_cluster(i)));
 
     // A fifth key must push exactly one out: the shallowest.
-    tt.store(same_cluster(4), 0, E2E4, 0, 0, 1, Bound::Exact);
+    tt.store(same_cluster(4), 0, E2E4, 0, 0, 1, Bound::Exact, false);
     CHECK(has(tt, same_cluster(4)));
     CHECK_FALSE(has(tt, same_cluster(0)));
     for (int i = 1; i < 4; ++i) CHECK(has(tt, same_cluster(i)));
 
     // More shallow entries of the same search replace each other, not the deep ones.
     for (int i = 5; i < 12; ++i) {
-        tt.store(same_cluster(i), 0, E2E4, 0, 0, 1, Bound::Exact);
+        tt.store(same_cluster(i), 0, E2E4, 0, 0, 1, Bound::Exact, false);
         CHECK(has(tt, same_cluster(i)));
         for (int deep = 1; deep < 4; ++deep) CHECK(depth_of(tt, same_cluster(deep)) == 10 + 2 * deep);
     }
 
     // Entries of searches long past lose to fresh ones, however deep they were.
     for (int i = 0; i < 4; ++i) tt.new_search();
-    for (int i = 20; i < 24; ++i) tt.store(same_cluster(i), 0, G1F3, 0, 0, 1, Bound::Exact);
+    for (int i = 20; i < 24; ++i) tt.store(same_cluster(i), 0, G1F3, 0, 0, 1, Bound::Exact, false);
     for (int i = 20; i < 24; ++i) CHECK(has(tt, same_cluster(i)));
     for (int i = 0; i < 12; ++i) CHECK_FALSE(has(tt, same_cluster(i)));
 }
@@ -193,7 +195,7 @@ TEST_CASE("aged entries can still be probed", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
     const Key key = 0xABCDEF0123456789ull;
-    tt.store(key, 0, G1F3, 15, 16, 7, Bound::Lower);
+    tt.store(key, 0, G1F3, 15, 16, 7, Bound::Lower, false);
     // The generation counter wraps; entries must stay readable across the wrap.
     for (int i = 0; i < 200; ++i) {
         tt.new_search();
@@ -207,25 +209,25 @@ TEST_CASE("aged entries can still be probed", "[tt]") {
 TEST_CASE("clear empties the table", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
-    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, 1, 1, 5, Bound::Exact);
-    tt.store(0x42ull << 50, 0, E2E4, 1, 1, 5, Bound::Exact);
+    for (int i = 0; i < 4; ++i) tt.store(same_cluster(i), 0, E2E4, 1, 1, 5, Bound::Exact, false);
+    tt.store(0x42ull << 50, 0, E2E4, 1, 1, 5, Bound::Exact, false);
     tt.clear();
     for (int i = 0; i < 4; ++i) CHECK_FALSE(has(tt, same_cluster(i)));
     CHECK_FALSE(has(tt, 0x42ull << 50));
     CHECK(tt.hashfull() == 0);
-    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact);
+    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact, false);
     CHECK(has(tt, same_cluster(0)));
 }
 
 TEST_CASE("resize clears, keeps working, and survives a failed allocation", "[tt]") {
     TranspositionTable tt;
     CHECK(tt.size_mb() == 16);
-    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact);
+    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact, false);
 
     REQUIRE(tt.resize(2));
     CHECK(tt.size_mb() == 2);
     CHECK_FALSE(has(tt, same_cluster(0)));
-    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact);
+    tt.store(same_cluster(0), 0, E2E4, 1, 1, 5, Bound::Exact, false);
     CHECK(has(tt, same_cluster(0)));
 
     // 2^40 MB = 2^60 bytes cannot be allocated anywhere: resize must say so, leave
@@ -233,7 +235,7 @@ TEST_CASE("resize clears, keeps working, and survives a failed allocation", "[tt
     CHECK_FALSE(tt.resize(size_t(1) << 40));
     CHECK(tt.size_mb() == 2);
     CHECK(has(tt, same_cluster(0)));
-    tt.store(same_cluster(1), 0, G1F3, 2, 2, 6, Bound::Exact);
+    tt.store(same_cluster(1), 0, G1F3, 2, 2, 6, Bound::Exact, false);
     TTData data;
     REQUIRE(tt.probe(same_cluster(1), 0, data));
     CHECK(data.move == G1F3);
@@ -241,10 +243,10 @@ TEST_CASE("resize clears, keeps working, and survives a failed allocation", "[tt
     // Keys spread over a small and a non-power-of-two table all land somewhere valid.
     for (size_t mb : {1u, 3u}) {
         REQUIRE(tt.resize(mb));
-        for (uint64_t i = 0; i < 4096; ++i) tt.store(i * 0x9E3779B97F4A7C15ull + 7, 0, E2E4, 0, 0, 1, Bound::Exact);
+        for (uint64_t i = 0; i < 4096; ++i) tt.store(i * 0x9E3779B97F4A7C15ull + 7, 0, E2E4, 0, 0, 1, Bound::Exact, false);
         CHECK(has(tt, 4095 * 0x9E3779B97F4A7C15ull + 7));
         CHECK(has(tt, ~uint64_t(0)) == false);
-        tt.store(~uint64_t(0), 0, E2E4, 0, 0, 1, Bound::Exact);
+        tt.store(~uint64_t(0), 0, E2E4, 0, 0, 1, Bound::Exact, false);
         CHECK(has(tt, ~uint64_t(0)));
     }
 }
@@ -254,12 +256,12 @@ TEST_CASE("hashfull counts entries of the current search", "[tt]") {
     REQUIRE(tt.resize(1));
     CHECK(tt.hashfull() == 0);
     // 1 MB holds 16384 clusters; keys i << 50 land in cluster i, the first ones sampled.
-    for (uint64_t i = 0; i < 16384; ++i) tt.store((i << 50) | 1, 0, E2E4, 0, 0, 1, Bound::Exact);
+    for (uint64_t i = 0; i < 16384; ++i) tt.store((i << 50) | 1, 0, E2E4, 0, 0, 1, Bound::Exact, false);
     const int one_per_cluster = tt.hashfull();
     CHECK(one_per_cluster > 0);
     CHECK(one_per_cluster == 250);  // one entry of four in every cluster
     for (uint64_t i = 0; i < 16384; ++i)
-        for (uint64_t j = 2; j <= 4; ++j) tt.store((i << 50) | j, 0, E2E4, 0, 0, 1, Bound::Exact);
+        for (uint64_t j = 2; j <= 4; ++j) tt.store((i << 50) | j, 0, E2E4, 0, 0, 1, Bound::Exact, false);
     CHECK(tt.hashfull() == 1000);
     // A new search has written nothing yet.
     tt.new_search();

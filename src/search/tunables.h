@@ -1,0 +1,48 @@
+#pragma once
+// The list of search parameters: X(name, default, min, max, SPSA step). Read through
+// search/tunable.h, which turns each into a constant (release) or a variable (tuning
+// build). Units are given where they are not centipawns.
+
+#define ARBITER_SEARCH_TUNABLES(X)                                                         \
+    /* Aspiration windows */                                                               \
+    X(aspiration_delta, 18, 5, 60, 3)                                                       \
+    /* Late move reductions: base and divisor (hundredths) of the log-log table */         \
+    X(lmr_base, 75, 0, 200, 10)                                                             \
+    X(lmr_divisor, 225, 150, 400, 15)                                                       \
+    X(lmr_history_divisor, 8192, 2048, 32768, 512)                                          \
+    /* Razoring, reverse futility and null move pruning */                                 \
+    X(razor_depth, 3, 1, 6, 1)                                                              \
+    X(razor_margin, 250, 100, 500, 20)                                                      \
+    X(rfp_depth, 8, 4, 12, 1)                                                               \
+    X(rfp_margin, 80, 40, 150, 6)                                                           \
+    X(nmp_base_reduction, 3, 2, 5, 1)                                                       \
+    X(nmp_depth_divisor, 4, 2, 6, 1)                                                        \
+    X(nmp_eval_divisor, 200, 100, 400, 20)                                                  \
+    X(nmp_verify_depth, 12, 8, 20, 1)                                                       \
+    /* ProbCut */                                                                          \
+    X(probcut_depth, 5, 3, 8, 1)                                                            \
+    X(probcut_margin, 200, 100, 350, 15)                                                    \
+    /* Move-loop pruning: late moves, futility, SEE, history */                            \
+    X(lmp_base, 3, 1, 6, 1)                                                                 \
+    X(futility_depth, 6, 3, 10, 1)                                                          \
+    X(futility_base, 100, 40, 200, 10)                                                      \
+    X(futility_per_depth, 90, 40, 160, 8)                                                   \
+    X(see_quiet_margin, 60, 20, 120, 6)                                                     \
+    X(see_noisy_margin, 100, 40, 160, 8)                                                    \
+    X(history_prune_depth, 4, 1, 8, 1)                                                      \
+    X(history_prune_margin, 3000, 500, 8000, 250)                                           \
+    /* Singular extensions (beta margin in sixteenths of a centipawn per depth) */         \
+    X(singular_depth, 7, 5, 10, 1)                                                          \
+    X(singular_beta_margin, 24, 8, 48, 2)                                                   \
+    X(singular_double_margin, 20, 5, 50, 3)                                                 \
+    X(singular_double_limit, 6, 2, 12, 1)                                                   \
+    /* History bonus: mult * depth - offset, capped */                                     \
+    X(history_bonus_mult, 170, 50, 400, 15)                                                 \
+    X(history_bonus_offset, 60, 0, 300, 15)                                                 \
+    X(history_bonus_max, 1500, 600, 3000, 100)                                              \
+    /* Correction history weights (128 = the table's value counted once) */                \
+    X(corr_pawn_weight, 128, 0, 256, 8)                                                     \
+    X(corr_non_pawn_weight, 64, 0, 256, 8)                                                  \
+    X(corr_continuation_weight, 64, 0, 256, 8)                                              \
+    /* Quiescence delta pruning */                                                         \
+    X(qs_delta_margin, 200, 50, 400, 20)
