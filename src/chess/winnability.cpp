@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "chess/movegen.h"
+#include "chess/winnability_helpmate.h"
 #include "chess/winnability_sketch.h"
 
 namespace arbiter {
 
+using winnability_detail::GuidedHelpmates;
 using winnability_detail::sketch_proves_no_mate;
 
 namespace {
@@ -165,59 +168,92 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
 // Visits every position reachable from `root`, except beyond positions the static
 // proof settles, looking for a mate of `~winner`. Positions are compared in full, not
 // only by key, so that a key collision cannot hide a branch and make the No unsound.
-// Each static proof attempt costs one node per man on the board.
-Winnable exhaustive_search(const Position& root, Color winner, uint64_t budget) {
-    const Color loser = ~winner;
-    std::vector<Position> seen{root};
-    std::unordered_multimap<Key, uint32_t> index{{root.key(), 0}};
-    std::vector<uint32_t> pending{0};
-    uint64_t nodes = 0;
-    const auto insert = [&](const Position& pos) {
-        const auto [first, last] = index.equal_range(pos.key());
-        for (auto it = first; it != last; ++it) {
-            if (seen[it->second].same_position(pos)) return false;
-        }
-        index.emplace(pos.key(), uint32_t(seen.size()));
-        seen.push_back(pos);
-        return true;
-    };
-    while (!pending.empty()) {
-        const Position pos = seen[pending.back()];
-        pending.pop_back();
-        for (Move m : legal_moves(pos)) {
-            const Position next = pos.apply(m);
+// Each static proof attempt costs one node per man on the board. Resumable: run()
+// continues where the previous call stopped, so that it can take turns with the
+// helpmate playouts.
+class ExhaustiveSearch {
+public:
+    ExhaustiveSearch(const Position& root, Color winner) : winner_(winner), seen_{root}, index_{{root.key(), 0}} {}
+
+    Winnable run(uint64_t budget) {
+        const Color loser = ~winner_;
+        uint64_t nodes = 0;
+        while (!pending_.empty() || next_move_ < moves_.size()) {
+            if (next_move_ == moves_.size()) {
+                parent_.emplace(seen_[pending_.back()]);
+                pending_.pop_back();
+                moves_ = legal_moves(*parent_);
+                next_move_ = 0;
+                continue;
+            }
+            if (nodes > budget) return Winnable::Unknown;
+            const Move m = moves_[next_move_++];
+            const Position& parent = *parent_;
+            const Position next = parent.apply(m);
+            // Every move counts, a transposition too: the time goes into making it.
+            ++nodes;
             if (!insert(next)) continue;
-            if (++nodes > budget) return Winnable::Unknown;
             if (is_mate_of(next, loser)) return Winnable::Yes;
             // A quiet piece move keeps every piece inside its region (piece moves are
             // reversible), so the child's sketch is the parent's, which failed; only a
             // change of pawns or material, a check or an en passant right can help.
-            const bool same_sketch = !pos.in_check() && !pos.is_capture(m) &&
-                                     type_of(pos.piece_on(m.from())) != Pawn && next.ep_square() == NoSquare;
+            const bool same_sketch = !parent.in_check() && !parent.is_capture(m) &&
+                                     type_of(parent.piece_on(m.from())) != Pawn && next.ep_square() == NoSquare;
             if (!same_sketch) {
                 nodes += popcount(next.occupied());
-                if (sketch_proves_no_mate(next, winner, NodeSketches)) continue;
+                if (sketch_proves_no_mate(next, winner_, NodeSketches)) continue;
             }
-            pending.push_back(uint32_t(seen.size() - 1));
+            pending_.push_back(uint32_t(seen_.size() - 1));
         }
+        return Winnable::No;
     }
-    return Winnable::No;
-}
+
+private:
+    bool insert(const Position& pos) {
+        const auto [first, last] = index_.equal_range(pos.key());
+        for (auto it = first; it != last; ++it) {
+            if (seen_[it->second].same_position(pos)) return false;
+        }
+        index_.emplace(pos.key(), uint32_t(seen_.size()));
+        seen_.push_back(pos);
+        return true;
+    }
+
+    Color winner_;
+    std::vector<Position> seen_;
+    std::unordered_multimap<Key, uint32_t> index_;
+    std::vector<uint32_t> pending_{0};
+    std::optional<Position> parent_;
+    MoveList moves_;
+    size_t next_move_ = 0;
+};
 
 } // namespace
 
 Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     // Step 1: the game is over.
     if (!has_legal_move(pos)) return pos.in_check() && pos.side_to_move() != winner ? Winnable::Yes : Winnable::No;
-    // Step 2: a static proof, cheap enough to try first.
+    // Step 2: a king never gives check, so a bare king can never mate.
+    if (pos.pieces(winner) == pos.pieces(winner, King)) return Winnable::No;
+    // Step 3: a static proof, cheap enough to try first.
     if (sketch_proves_no_mate(pos, winner, RootSketches)) return Winnable::No;
-    // Step 3: look for a short mate with a full-width search, then for a long one
+    // Step 4: look for a short mate with a full-width search, then for a long one
     // along guided random games.
-    HelpmateSearch helpmate(winner, budget / 4);
+    HelpmateSearch helpmate(winner, budget / 8);
     if (helpmate.find(pos)) return Winnable::Yes;
-    if (random_helpmates(pos, winner, budget / 2)) return Winnable::Yes;
-    // Step 4: try to exhaust the continuations the static proof does not settle.
-    return exhaustive_search(pos, winner, budget / 4);
+    if (random_helpmates(pos, winner, budget / 16)) return Winnable::Yes;
+    // Step 5: take turns between guided helpmate playouts and the exhaustive search
+    // of the continuations the static proof does not settle, so that a dead position
+    // gets as much of the budget as a won one.
+    GuidedHelpmates guided(pos, winner);
+    ExhaustiveSearch exhaustive(pos, winner);
+    const uint64_t slice = budget / 32;
+    for (uint64_t spent = budget * 3 / 16; spent < budget; spent += 2 * slice) {
+        if (guided.run(slice)) return Winnable::Yes;
+        const Winnable result = exhaustive.run(slice);
+        if (result != Winnable::Unknown) return result;
+    }
+    return Winnable::Unknown;
 }
 
 Winnability winnability(const Position& pos, uint64_t budget) {

@@ -13,7 +13,9 @@
 //    piece regions, colour complexes and locked pawns, mating patterns per square;
 // 2. a helpmate search with iterative deepening, a transposition table and move
 //    ordering that steers both sides towards a mate of the loser;
-// 3. an exhaustive search over all legal continuations that stops where the static
+// 3. goal-directed helpmate playouts towards a chosen mating square
+//    (winnability_helpmate.h), taking turns with
+// 4. an exhaustive search over all legal continuations that stops where the static
 //    proof applies; finishing it within the budget proves No.
 
 #include <cstdint>
@@ -24,9 +26,9 @@ namespace arbiter {
 
 enum class Winnable { Yes, No, Unknown };
 
-// Node budget of the helpmate and exhaustive searches for one side; the default keeps
-// a call within a few tens of milliseconds.
-constexpr uint64_t DefaultWinnabilityBudget = 80000;
+// Node budget of the helpmate and exhaustive searches for one side (a node is one
+// move made); the default keeps winnability() for both sides within about 50 ms.
+constexpr uint64_t DefaultWinnabilityBudget = 100000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate
 // counts as won by the side that delivered it; a stalemate is won by nobody.

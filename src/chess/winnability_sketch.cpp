@@ -132,8 +132,11 @@ struct Plugs {
 };
 
 bool can_plug(Bitboard need, const Plugs& blockers) {
-    const int needed = popcount(need);
-    if (needed == 0) return true;
+    if (!need) return true;
+    // At most 8 bits: counting them by hand beats a library popcount call in builds
+    // without the popcnt instruction, and this is the sketch's innermost loop.
+    int needed = 0;
+    for (Bitboard b = need; b; b &= b - 1) ++needed;
     if (needed > blockers.count) return false;
     std::array<int8_t, 64> owner;
     owner.fill(-1);
@@ -161,8 +164,9 @@ bool can_plug(Bitboard need, const Plugs& blockers) {
 // by the winner or plugged by its own piece. The checking piece's cover is taken
 // from the one square it checks from and the winner's king from one square two or
 // more steps from k; other winning pieces count with everything they could ever
-// attack. Over-approximate, so false is a proof.
-bool may_mate(const Sketch& s, Color winner) {
+// attack. Over-approximate, so an empty answer is a proof. Stops at the first square
+// found unless `all`.
+Bitboard mate_squares(const Sketch& s, Color winner, bool all) {
     const Color loser = ~winner;
     const Bitboard pawns = s.all_pawns();
     const Bitboard pawn_cover = pawn_attacks_bb(winner, s.pawns[winner]);
@@ -181,8 +185,14 @@ bool may_mate(const Sketch& s, Color winner) {
             blockers.where[blockers.count++] = u.where;
         }
     }
+    // The cover of the winner's units before and after each one, in unit order.
+    std::array<Bitboard, MaxUnits + 1> before{}, after{};
+    for (int i = 0; i < s.count; ++i) before[i + 1] = before[i] | attacks[i];
+    for (int i = s.count; i > 0; --i) after[i - 1] = after[i] | attacks[i - 1];
     const Bitboard targets = s.king[loser] & (cover | pawn_cover);
+    Bitboard found = 0;
     for (Square k : squares(targets)) {
+        if (found && !all) break;
         const Bitboard flights = king_attacks(k) & ~pawns & ~pawn_cover;
 
         // The winner's king, from any square of its region not next to k.
@@ -203,21 +213,35 @@ bool may_mate(const Sketch& s, Color winner) {
             }
             return false;
         };
-        if (contains(pawn_cover, k) && try_cover(cover, 0)) return true;
+        if (contains(pawn_cover, k) && try_cover(cover, 0)) {
+            found |= square_bb(k);
+            continue;
+        }
         for (int i : checkers) {
             const Unit& u = s.units[i];
             const Bitboard from = u.where & piece_attacks(u.type, k, pawns);
             if (!from) continue;
-            Bitboard others = 0;
-            for (int j : checkers) {
-                if (j != i) others |= attacks[j];
-            }
+            // An identical unit gives the same cover, so only the first of a run of
+            // equal units (sorted together) needs trying, with everything else's cover.
+            if (i > 0 && s.units[i - 1] == u) continue;
+            const bool twin = i + 1 < s.count && s.units[i + 1] == u;
+            const Bitboard others = twin ? cover : before[i] | after[i + 1];
+            // Check squares that leave the same flight squares open are tried once.
+            StaticVector<std::pair<Bitboard, Bitboard>, 64> tried;
             for (Square q : squares(from)) {
-                if (try_cover(others | piece_attacks(u.type, q, pawns), square_bb(q))) return true;
+                const Bitboard add = piece_attacks(u.type, q, pawns) & flights & ~others;
+                const Bitboard must = square_bb(q) & flights;
+                if (std::find(tried.begin(), tried.end(), std::pair{add, must}) != tried.end()) continue;
+                tried.push_back({add, must});
+                if (try_cover(others | add, must)) {
+                    found |= square_bb(k);
+                    break;
+                }
             }
+            if (contains(found, k)) break;
         }
     }
-    return false;
+    return found;
 }
 
 // Every sketch one event away from `s`, each paired with the side that made the event.
@@ -331,7 +355,7 @@ bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches) 
     while (!pending.empty()) {
         const Sketch s = pending.back();
         pending.pop_back();
-        if (may_mate(s, winner)) return false;
+        if (mate_squares(s, winner, false)) return false;
         next.clear();
         if (!successors(s, next)) return false;
         for (auto& [n, mover] : next) {
@@ -343,6 +367,12 @@ bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches) 
         }
     }
     return true;
+}
+
+Bitboard sketch_mate_squares(const Position& pos, Color winner) {
+    Sketch root = sketch_of(pos);
+    if (root.count > MaxUnits - 4 || !normalise(root, ~pos.side_to_move())) return 0;
+    return mate_squares(root, winner, true);
 }
 
 } // namespace arbiter::winnability_detail

@@ -21,4 +21,8 @@ namespace arbiter::winnability_detail {
 // anything; true is a proof.
 bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches);
 
+// The squares where the loser's king might be mated while the pawns stand as they
+// do now: a guide for the helpmate search, not a proof of anything.
+Bitboard sketch_mate_squares(const Position& pos, Color winner);
+
 } // namespace arbiter::winnability_detail
