@@ -23,6 +23,26 @@ inline Position parse_fen(std::string_view fen, bool chess960 = false, FenCheck 
     return *result.position;
 }
 
+// One line of tests/data/unwinnability-vectors.txt (the Chess Unwinnability
+// Analyzer's test vectors): `WB`, `W-`, `-B` or `--`, and a FEN.
+struct UnwinnabilityVector {
+    std::string label;
+    std::string fen;
+};
+
+inline std::vector<UnwinnabilityVector> unwinnability_vectors() {
+    std::ifstream in(std::string(ARBITER_TEST_DATA) + "/unwinnability-vectors.txt");
+    REQUIRE(in);
+    std::vector<UnwinnabilityVector> vectors;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        REQUIRE(line.size() > 3);
+        REQUIRE(line[2] == ' ');
+        vectors.push_back({line.substr(0, 2), line.substr(3)});
+    }
+    return vectors;
+}
+
 // The FEN field of every line of an EPD file in tests/data (the text before the first ';').
 inline std::vector<std::string> epd_fens(const std::string& file) {
     std::ifstream in(std::string(ARBITER_TEST_DATA) + "/" + file);

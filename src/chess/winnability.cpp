@@ -4,17 +4,21 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "chess/movegen.h"
 #include "chess/winnability_helpmate.h"
+#include "chess/winnability_search.h"
 #include "chess/winnability_sketch.h"
+#include "chess/winnability_template.h"
 
 namespace arbiter {
 
 using winnability_detail::GuidedHelpmates;
+using winnability_detail::helpmate_order;
+using winnability_detail::HelpmateSearch;
 using winnability_detail::sketch_proves_no_mate;
+using winnability_detail::TemplateHelpmates;
 
 namespace {
 
@@ -22,107 +26,16 @@ namespace {
 // exhaustive search (where most proofs need one or two).
 constexpr int RootSketches = 300;
 constexpr int NodeSketches = 6;
+// The coarser proof with loose pairs, tried once the exact one runs out of sketches:
+// at the root only, where one success settles the position (at the nodes it cost
+// more time than it saved).
+constexpr int RootLooseSketches = 1200;
+// Positions with at most this many men share the playouts' time with composed mates.
+constexpr int TemplateMen = 6;
 
 bool is_mate_of(const Position& pos, Color loser) {
     return pos.side_to_move() == loser && pos.in_check() && !has_legal_move(pos);
 }
-
-// Move ordering for a helpmate of `~winner`: the winner brings its pieces towards the
-// loser's king and takes pawns that wall it off; the loser walks its king towards the
-// winner's forces, brings its pieces next to its own king to block flight squares and
-// avoids taking the winner's pieces.
-int helpmate_order(const Position& pos, Move m, Color winner) {
-    const Color loser = ~winner;
-    const Square from = m.from(), to = m.to();
-    const PieceType moved = type_of(pos.piece_on(from));
-    const Square loser_king = pos.king_square(loser);
-    const bool capture = pos.is_capture(m);
-    int score = 0;
-    if (pos.side_to_move() == winner) {
-        if (m.kind() == Move::Promotion) score += m.promotion() == Queen ? 600 : -200;
-        if (capture) score += 150;
-        score += 16 * (square_distance(from, loser_king) - square_distance(to, loser_king));
-    } else {
-        if (capture) score += type_of(pos.piece_on(to)) == Pawn || m.kind() == Move::EnPassant ? 40 : -400;
-        if (m.kind() == Move::Promotion) score += 100;
-        const Square winner_king = pos.king_square(winner);
-        if (moved == King && m.kind() != Move::Castling) {
-            score += 12 * (square_distance(from, winner_king) - square_distance(to, winner_king));
-        } else if (moved != Pawn) {
-            score += 8 * (square_distance(from, loser_king) - square_distance(to, loser_king));
-        }
-    }
-    return score;
-}
-
-// Iterative deepening helpmate search. The table remembers positions known to have no
-// mate within a number of plies; a lost entry only costs time, never a wrong answer,
-// because Yes is only ever given for a line that was played to mate.
-class HelpmateSearch {
-public:
-    HelpmateSearch(Color winner, uint64_t budget) : winner_(winner), budget_(budget), table_(TableSize) {}
-
-    bool find(const Position& root) {
-        for (int depth = root.side_to_move() == winner_ ? 1 : 2; depth <= MaxDepth; depth += 2) {
-            if (search(root, depth)) return true;
-            if (aborted_) return false;
-        }
-        return false;
-    }
-
-private:
-    static constexpr size_t TableSize = size_t(1) << 16;
-    static constexpr int MaxDepth = 99;
-
-    struct Entry {
-        Key key = 0;
-        int depth = 0;
-    };
-
-    bool search(const Position& pos, int depth) {
-        const bool winner_moves = pos.side_to_move() == winner_;
-        if (!winner_moves && depth < 2) return false;
-        MoveList moves = legal_moves(pos);
-        // A node costs one unit per move it plays.
-        nodes_ += 1 + moves.size();
-        if (nodes_ > budget_) {
-            aborted_ = true;
-            return false;
-        }
-        if (winner_moves && depth == 1) {
-            for (Move m : moves) {
-                const Position next = pos.apply(m);
-                if (next.in_check() && !has_legal_move(next)) return true;
-            }
-            return false;
-        }
-
-        std::array<int, 256> scores;
-        for (size_t i = 0; i < moves.size(); ++i) scores[i] = helpmate_order(pos, moves[i], winner_);
-        for (size_t i = 1; i < moves.size(); ++i) {
-            for (size_t j = i; j > 0 && scores[j] > scores[j - 1]; --j) {
-                std::swap(scores[j], scores[j - 1]);
-                std::swap(moves[j], moves[j - 1]);
-            }
-        }
-        for (Move m : moves) {
-            const Position next = pos.apply(m);
-            if (winner_moves && next.in_check() && !has_legal_move(next)) return true;
-            Entry& entry = table_[next.key() & (TableSize - 1)];
-            if (entry.key == next.key() && entry.depth >= depth - 1) continue;
-            if (search(next, depth - 1)) return true;
-            if (aborted_) return false;
-            entry = {next.key(), depth - 1};
-        }
-        return false;
-    }
-
-    Color winner_;
-    uint64_t budget_;
-    uint64_t nodes_ = 0;
-    bool aborted_ = false;
-    std::vector<Entry> table_;
-};
 
 // Guided random games: both sides pick moves by the helpmate ordering plus noise,
 // and the winner takes any mate in one it is offered. Finds the long helpmates of
@@ -165,21 +78,84 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
     return false;
 }
 
+// The positions the exhaustive search has seen: a flat open-addressing table over
+// their keys beside the positions themselves. Positions are compared in full, not
+// only by key, so that a key collision cannot hide a branch and make a No unsound.
+// One set per thread is reused from call to call, so that no node allocates; the
+// table starts small at each call (a small search stays in cache) and doubles when
+// half full. Its slots are 8 bytes: the probe is a cache miss per node, the search's
+// largest single cost.
+class PositionSet {
+public:
+    static PositionSet& shared() {
+        static thread_local PositionSet set;
+        return set;
+    }
+
+    void clear() {
+        positions_.clear();
+        slots_.assign(MinSlots, Slot{});
+    }
+
+    // False if the position was already there.
+    bool insert(const Position& pos) {
+        if (2 * (positions_.size() + 1) > slots_.size()) grow();
+        const size_t mask = slots_.size() - 1;
+        const uint32_t check = uint32_t(pos.key() >> 32);
+        for (size_t i = pos.key() & mask;; i = (i + 1) & mask) {
+            Slot& slot = slots_[i];
+            if (slot.index == 0) {
+                positions_.push_back(pos);
+                slot = {check, uint32_t(positions_.size())};
+                return true;
+            }
+            if (slot.check == check && positions_[slot.index - 1].same_position(pos)) return false;
+        }
+    }
+
+    const Position& operator[](uint32_t i) const { return positions_[i]; }
+    uint32_t size() const { return uint32_t(positions_.size()); }
+
+private:
+    static constexpr size_t MinSlots = 4096;
+
+    struct Slot {
+        uint32_t check = 0; // the key's high half
+        uint32_t index = 0; // into positions_, plus one; 0 when empty
+    };
+
+    void grow() {
+        slots_.assign(2 * slots_.size(), Slot{});
+        const size_t mask = slots_.size() - 1;
+        for (uint32_t n = 0; n < positions_.size(); ++n) {
+            const Key key = positions_[n].key();
+            size_t i = key & mask;
+            while (slots_[i].index) i = (i + 1) & mask;
+            slots_[i] = {uint32_t(key >> 32), n + 1};
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::vector<Position> positions_;
+};
+
 // Visits every position reachable from `root`, except beyond positions the static
-// proof settles, looking for a mate of `~winner`. Positions are compared in full, not
-// only by key, so that a key collision cannot hide a branch and make the No unsound.
-// Each static proof attempt costs one node per man on the board. Resumable: run()
-// continues where the previous call stopped, so that it can take turns with the
-// helpmate playouts.
+// proof settles, looking for a mate of `~winner`. Each static proof attempt costs one
+// node per man on the board. Resumable: run() continues where the previous call
+// stopped, so that it can take turns with the helpmate playouts.
 class ExhaustiveSearch {
 public:
-    ExhaustiveSearch(const Position& root, Color winner) : winner_(winner), seen_{root}, index_{{root.key(), 0}} {}
+    ExhaustiveSearch(const Position& root, Color winner) : winner_(winner), seen_(PositionSet::shared()) {
+        seen_.clear();
+        seen_.insert(root);
+    }
 
     Winnable run(uint64_t budget) {
         const Color loser = ~winner_;
         uint64_t nodes = 0;
         while (!pending_.empty() || next_move_ < moves_.size()) {
             if (next_move_ == moves_.size()) {
+                // A copy: the set moves its positions when it grows.
                 parent_.emplace(seen_[pending_.back()]);
                 pending_.pop_back();
                 moves_ = legal_moves(*parent_);
@@ -192,7 +168,7 @@ public:
             const Position next = parent.apply(m);
             // Every move counts, a transposition too: the time goes into making it.
             ++nodes;
-            if (!insert(next)) continue;
+            if (!seen_.insert(next)) continue;
             if (is_mate_of(next, loser)) return Winnable::Yes;
             // A quiet piece move keeps every piece inside its region (piece moves are
             // reversible), so the child's sketch is the parent's, which failed; only a
@@ -203,25 +179,17 @@ public:
                 nodes += popcount(next.occupied());
                 if (sketch_proves_no_mate(next, winner_, NodeSketches)) continue;
             }
-            pending_.push_back(uint32_t(seen_.size() - 1));
+            pending_.push_back(seen_.size() - 1);
         }
         return Winnable::No;
     }
 
-private:
-    bool insert(const Position& pos) {
-        const auto [first, last] = index_.equal_range(pos.key());
-        for (auto it = first; it != last; ++it) {
-            if (seen_[it->second].same_position(pos)) return false;
-        }
-        index_.emplace(pos.key(), uint32_t(seen_.size()));
-        seen_.push_back(pos);
-        return true;
-    }
+    // Positions waiting to be expanded.
+    size_t pending() const { return pending_.size(); }
 
+private:
     Color winner_;
-    std::vector<Position> seen_;
-    std::unordered_multimap<Key, uint32_t> index_;
+    PositionSet& seen_;
     std::vector<uint32_t> pending_{0};
     std::optional<Position> parent_;
     MoveList moves_;
@@ -236,22 +204,35 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     // Step 2: a king never gives check, so a bare king can never mate.
     if (pos.pieces(winner) == pos.pieces(winner, King)) return Winnable::No;
     // Step 3: a static proof, cheap enough to try first.
-    if (sketch_proves_no_mate(pos, winner, RootSketches)) return Winnable::No;
+    if (sketch_proves_no_mate(pos, winner, RootSketches, RootLooseSketches)) return Winnable::No;
     // Step 4: look for a short mate with a full-width search, then for a long one
     // along guided random games.
-    HelpmateSearch helpmate(winner, budget / 8);
+    HelpmateSearch helpmate(winner, budget / 16);
     if (helpmate.find(pos)) return Winnable::Yes;
     if (random_helpmates(pos, winner, budget / 16)) return Winnable::Yes;
     // Step 5: take turns between guided helpmate playouts and the exhaustive search
     // of the continuations the static proof does not settle, so that a dead position
     // gets as much of the budget as a won one.
     GuidedHelpmates guided(pos, winner);
+    TemplateHelpmates templates(pos, winner);
     ExhaustiveSearch exhaustive(pos, winner);
     const uint64_t slice = budget / 32;
-    for (uint64_t spent = budget * 3 / 16; spent < budget; spent += 2 * slice) {
-        if (guided.run(slice)) return Winnable::Yes;
+    // Composed mates pay off where few men stand (the minor-piece mates); elsewhere
+    // the guided playouts find more.
+    const uint64_t composed = popcount(pos.occupied()) <= TemplateMen ? slice * 3 / 4 : 0;
+    // Once the exhaustive search has more positions waiting than a quarter of the
+    // budget left (a position costs a node per move to expand), it cannot finish:
+    // its turns go to the playouts.
+    bool hopeless = false;
+    for (uint64_t spent = budget / 8; spent < budget; spent += 2 * slice) {
+        for (int turn = hopeless ? 2 : 1; turn > 0; --turn) {
+            if (guided.run(slice - composed)) return Winnable::Yes;
+            if (composed && templates.run(composed)) return Winnable::Yes;
+        }
+        if (hopeless) continue;
         const Winnable result = exhaustive.run(slice);
         if (result != Winnable::Unknown) return result;
+        if (exhaustive.pending() * 4 > budget - spent) hopeless = true;
     }
     return Winnable::Unknown;
 }

@@ -14,7 +14,10 @@
 // 2. a helpmate search with iterative deepening, a transposition table and move
 //    ordering that steers both sides towards a mate of the loser;
 // 3. goal-directed helpmate playouts towards a chosen mating square
-//    (winnability_helpmate.h), taking turns with
+//    (winnability_helpmate.h), each ending in a small full-width search
+//    (winnability_search.h) once the kings have met there, and, where few men
+//    stand, playouts towards a composed mating position (winnability_template.h),
+//    taking turns with
 // 4. an exhaustive search over all legal continuations that stops where the static
 //    proof applies; finishing it within the budget proves No.
 
@@ -28,7 +31,7 @@ enum class Winnable { Yes, No, Unknown };
 
 // Node budget of the helpmate and exhaustive searches for one side (a node is one
 // move made); the default keeps winnability() for both sides within about 50 ms.
-constexpr uint64_t DefaultWinnabilityBudget = 100000;
+constexpr uint64_t DefaultWinnabilityBudget = 160000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate
 // counts as won by the side that delivered it; a stalemate is won by nobody.

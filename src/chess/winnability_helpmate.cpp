@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "chess/movegen.h"
+#include "chess/winnability_search.h"
 #include "chess/winnability_sketch.h"
 #include "util/static_vector.h"
 
@@ -13,6 +14,11 @@ namespace arbiter::winnability_detail {
 namespace {
 
 constexpr int MaxPlies = 160;
+// The full-width search near the target (plies, nodes): tried once per playout, when
+// the loser's king stands on the target and the winner's king within two steps of it.
+// Larger or more frequent searches cost more of the budget than they find.
+constexpr int NearPlies = 4;
+constexpr uint64_t NearBudget = 1000;
 constexpr int8_t Unreachable = 32;
 
 // xorshift64; seeded by the position so that the decider stays deterministic.
@@ -172,10 +178,22 @@ bool GuidedHelpmates::play(const Plan& plan) {
     Bitboard pawns = ~Bitboard(0);
     Distances to_target{};
     std::array<Key, 256> visited{};
+    bool near_tried = false;
     for (int ply = 0; ply < MaxPlies && nodes_ < budget_; ++ply) {
         if (pos.pieces(Pawn) != pawns) {
             pawns = pos.pieces(Pawn);
             to_target = king_distances(plan.target, king_passable(pos, loser));
+        }
+        // Once the kings have met at the target, the last moves must be exact (a
+        // loser's piece plugging the one flight square a knight or bishop leaves):
+        // search them full width instead of trusting the potential.
+        if (!near_tried && pos.king_square(loser) == plan.target &&
+            square_distance(pos.king_square(winner_), plan.target) <= 2) {
+            near_tried = true;
+            HelpmateSearch near(winner_, NearBudget, NearPlies);
+            const bool found = near.find(pos);
+            nodes_ += near.nodes();
+            if (found) return true;
         }
         const MoveList moves = legal_moves(pos);
         nodes_ += 1 + moves.size();

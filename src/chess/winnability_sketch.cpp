@@ -3,74 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <tuple>
-#include <unordered_set>
 #include <vector>
 
+#include "chess/winnability_sketch_model.h"
 #include "util/static_vector.h"
 
 namespace arbiter::winnability_detail {
 
 namespace {
-
-// A piece other than a king or pawn, known only by the squares it may stand on.
-struct Unit {
-    Bitboard where = 0;
-    PieceType type = Knight;
-    Color color = White;
-
-    bool operator==(const Unit&) const = default;
-    bool operator<(const Unit& o) const {
-        return std::tie(color, type, where) < std::tie(o.color, o.type, o.where);
-    }
-};
-
-// 30 is the most pieces besides kings a board can hold; promotions add units, but
-// captured ones are kept, so leave room and give up beyond it.
-constexpr int MaxUnits = 40;
-
-// Invariants after normalise(): every region is closed under the moves its piece
-// can make while the pawns stand still, units are sorted (so equal sketches compare
-// equal), and entries past `count` are default-constructed.
-struct Sketch {
-    Bitboard pawns[2] = {};
-    Bitboard king[2] = {};
-    std::array<Unit, MaxUnits> units{};
-    int count = 0;
-
-    Bitboard all_pawns() const { return pawns[White] | pawns[Black]; }
-    bool operator==(const Sketch& o) const {
-        return pawns[0] == o.pawns[0] && pawns[1] == o.pawns[1] && king[0] == o.king[0] &&
-               king[1] == o.king[1] && count == o.count &&
-               std::equal(units.begin(), units.begin() + count, o.units.begin());
-    }
-};
-
-struct SketchHash {
-    size_t operator()(const Sketch& s) const {
-        uint64_t h = 0x9E3779B97F4A7C15ULL;
-        const auto mix = [&h](uint64_t v) {
-            h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-            h *= 0xBF58476D1CE4E5B9ULL;
-        };
-        mix(s.pawns[0]);
-        mix(s.pawns[1]);
-        mix(s.king[0]);
-        mix(s.king[1]);
-        for (int i = 0; i < s.count; ++i) mix(s.units[i].where ^ (uint64_t(s.units[i].type * 2 + s.units[i].color) << 1));
-        return size_t(h);
-    }
-};
-
-Bitboard king_set_attacks(Bitboard b) {
-    const Bitboard row = b | shift<East>(b) | shift<West>(b);
-    return (row | shift<North>(row) | shift<South>(row)) & ~b;
-}
-
-Bitboard king_neighbourhood(Bitboard b) {
-    const Bitboard row = b | shift<East>(b) | shift<West>(b);
-    return row | shift<North>(row) | shift<South>(row);
-}
 
 // Squares a piece of `type` can reach from `seeds` when only pawns are obstacles;
 // pawn squares are never entered (own pawns block, enemy pawns are events).
@@ -118,7 +58,6 @@ bool normalise(Sketch& s, Color mover) {
         u.where = unit_region(u.type, u.where, pawns);
         if (u.where) s.units[kept++] = u;
     }
-    for (int i = kept; i < s.count; ++i) s.units[i] = Unit{};
     s.count = kept;
     std::sort(s.units.begin(), s.units.begin() + s.count);
     return true;
@@ -127,7 +66,8 @@ bool normalise(Sketch& s, Color mover) {
 // Whether each square of `need` can hold a different one of `blockers` (a bipartite
 // matching by augmenting paths; `need` has at most 8 squares).
 struct Plugs {
-    std::array<Bitboard, MaxUnits> where{};
+    // The loser's units, then up to three per loose pair (see mate_squares()).
+    std::array<Bitboard, MaxUnits + 24> where{};
     int count = 0;
 };
 
@@ -170,6 +110,7 @@ Bitboard mate_squares(const Sketch& s, Color winner, bool all) {
     const Color loser = ~winner;
     const Bitboard pawns = s.all_pawns();
     const Bitboard pawn_cover = pawn_attacks_bb(winner, s.pawns[winner]);
+    const Bitboard loose_cover = pawn_attacks_bb(winner, s.loose[winner]);
 
     StaticVector<int, MaxUnits> checkers;
     std::array<Bitboard, MaxUnits> attacks{};
@@ -185,11 +126,24 @@ Bitboard mate_squares(const Sketch& s, Color winner, bool all) {
             blockers.where[blockers.count++] = u.where;
         }
     }
+    // Each loose pawn stands on one square of its range at a time: it may plug one
+    // flight square there, and the winner's may instead cover the two squares it
+    // attacks from one of them. Counted as one plug for the loser's pawn and two for
+    // the winner's, each anywhere in its range or what the range attacks: more than
+    // the pawn can do, so still an over-approximation.
+    for (Bitboard left = s.loose[White]; left;) {
+        const Bitboard file = file_bb(file_of(lsb(left)));
+        left &= ~file;
+        blockers.where[blockers.count++] = s.loose[loser] & file;
+        const Bitboard range = s.loose[winner] & file;
+        blockers.where[blockers.count++] = range | pawn_attacks_bb(winner, range);
+        blockers.where[blockers.count++] = range | pawn_attacks_bb(winner, range);
+    }
     // The cover of the winner's units before and after each one, in unit order.
     std::array<Bitboard, MaxUnits + 1> before{}, after{};
     for (int i = 0; i < s.count; ++i) before[i + 1] = before[i] | attacks[i];
     for (int i = s.count; i > 0; --i) after[i - 1] = after[i] | attacks[i - 1];
-    const Bitboard targets = s.king[loser] & (cover | pawn_cover);
+    const Bitboard targets = s.king[loser] & (cover | pawn_cover | loose_cover);
     Bitboard found = 0;
     for (Square k : squares(targets)) {
         if (found && !all) break;
@@ -213,7 +167,7 @@ Bitboard mate_squares(const Sketch& s, Color winner, bool all) {
             }
             return false;
         };
-        if (contains(pawn_cover, k) && try_cover(cover, 0)) {
+        if (contains(pawn_cover | loose_cover, k) && try_cover(cover, 0)) {
             found |= square_bb(k);
             continue;
         }
@@ -314,6 +268,32 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
                 out.emplace_back(next, c);
             }
         }
+        // A piece or the king taking a loose pawn: the pair comes apart, and the
+        // taker's own pawn of it stands somewhere in its range. Regions take in
+        // loose squares, so a taker may stand on its victim's range already.
+        const auto take_loose = [&](Bitboard victims, auto&& gain) {
+            while (victims) {
+                const Bitboard file = file_bb(file_of(lsb(victims)));
+                Sketch next = s;
+                next.loose[White] &= ~file;
+                next.loose[Black] &= ~file;
+                gain(next, victims & file);
+                victims &= ~file;
+                for (Square q : squares(s.loose[c] & file)) {
+                    Sketch placed = next;
+                    placed.pawns[c] |= square_bb(q);
+                    out.emplace_back(placed, c);
+                }
+            }
+        };
+        for (int i = 0; i < s.count; ++i) {
+            const Unit& u = s.units[i];
+            if (u.color != c) continue;
+            take_loose((u.where | unit_attacks(u.type, u.where, pawns)) & s.loose[~c],
+                       [i](Sketch& next, Bitboard taken) { next.units[i].where |= taken; });
+        }
+        take_loose(king_neighbourhood(s.king[c]) & s.loose[~c],
+                   [c](Sketch& next, Bitboard taken) { next.king[c] |= taken; });
         // The king taking pawns no other enemy pawn protects.
         for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c])) {
             const Bitboard rest = s.pawns[~c] & ~square_bb(t);
@@ -339,34 +319,79 @@ Sketch sketch_of(const Position& pos) {
     return s;
 }
 
+// The sketches one proof has seen, in a flat open-addressing table, with the work
+// list and the successor buffer. One per thread, reused from call to call: the
+// exhaustive search calls the proof at most of its nodes, and allocating a sketch
+// (over 600 bytes) per insertion was a tenth of its time.
+struct SketchStore {
+    std::vector<Sketch> sketches;
+    std::vector<uint32_t> slots; // index + 1, 0 when empty
+    std::vector<uint32_t> pending;
+    std::vector<std::pair<Sketch, Color>> next;
+
+    void clear(size_t capacity) {
+        sketches.clear();
+        pending.clear();
+        size_t size = 64;
+        while (size < 2 * capacity) size *= 2;
+        slots.assign(size, 0);
+    }
+
+    // False if an equal sketch was there already. Never holds more than half the slots.
+    bool insert(const Sketch& s) {
+        const size_t mask = slots.size() - 1;
+        for (size_t i = SketchHash{}(s) & mask;; i = (i + 1) & mask) {
+            if (slots[i] == 0) {
+                sketches.push_back(s);
+                slots[i] = uint32_t(sketches.size());
+                return true;
+            }
+            if (sketches[slots[i] - 1] == s) return false;
+        }
+    }
+};
+
+enum class Outcome { NoMate, MaybeMate, TooMany };
+
+// Explores the sketches reachable from `root` (normalised) by events.
+Outcome explore(const Sketch& root, Color winner, int max_sketches) {
+    static thread_local SketchStore store;
+    store.clear(size_t(max_sketches) + 1);
+    store.insert(root);
+    store.pending.push_back(0);
+    while (!store.pending.empty()) {
+        const uint32_t index = store.pending.back();
+        store.pending.pop_back();
+        if (!loose_pairs_hold(store.sketches[index])) return Outcome::MaybeMate;
+        if (mate_squares(store.sketches[index], winner, false)) return Outcome::MaybeMate;
+        store.next.clear();
+        if (!successors(store.sketches[index], store.next)) return Outcome::MaybeMate;
+        for (auto& [n, mover] : store.next) {
+            if (!normalise(n, mover)) continue;
+            if (store.insert(n)) {
+                if (int(store.sketches.size()) > max_sketches) return Outcome::TooMany;
+                store.pending.push_back(uint32_t(store.sketches.size() - 1));
+            }
+        }
+    }
+    return Outcome::NoMate;
+}
+
 } // namespace
 
-bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches) {
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches) {
     // An en passant right is a pawn event of the current position that the sketch
     // cannot express; leave such positions to the search.
     if (pos.ep_square() != NoSquare) return false;
     Sketch root = sketch_of(pos);
     if (root.count > MaxUnits - 4) return false;
     if (!normalise(root, ~pos.side_to_move())) return false;
-
-    std::unordered_set<Sketch, SketchHash> seen{root};
-    std::vector<Sketch> pending{root};
-    std::vector<std::pair<Sketch, Color>> next;
-    while (!pending.empty()) {
-        const Sketch s = pending.back();
-        pending.pop_back();
-        if (mate_squares(s, winner, false)) return false;
-        next.clear();
-        if (!successors(s, next)) return false;
-        for (auto& [n, mover] : next) {
-            if (!normalise(n, mover)) continue;
-            if (seen.insert(n).second) {
-                if (int(seen.size()) > max_sketches) return false;
-                pending.push_back(n);
-            }
-        }
-    }
-    return true;
+    const Outcome exact = explore(root, winner, max_sketches);
+    if (exact != Outcome::TooMany) return exact == Outcome::NoMate;
+    // Too many pawn configurations: try again with the loose pairs' pushes folded
+    // into ranges, a coarser abstraction that may still suffice.
+    if (loose_sketches == 0 || !loosen_pairs(root) || !normalise(root, ~pos.side_to_move())) return false;
+    return explore(root, winner, loose_sketches) == Outcome::NoMate;
 }
 
 Bitboard sketch_mate_squares(const Position& pos, Color winner) {

@@ -17,9 +17,11 @@
 namespace arbiter::winnability_detail {
 
 // Whether the sketch analysis proves that `winner` can never checkmate from `pos`.
-// Gives up (false) after exploring `max_sketches` sketches. False never claims
+// Gives up (false) after exploring `max_sketches` sketches with the pawns exact,
+// then `loose_sketches` more with loose pairs (pawns facing each other on a file,
+// each free to stand anywhere between) folded into ranges. False never claims
 // anything; true is a proof.
-bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches);
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches = 0);
 
 // The squares where the loser's king might be mated while the pawns stand as they
 // do now: a guide for the helpmate search, not a proof of anything.

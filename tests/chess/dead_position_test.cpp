@@ -55,24 +55,7 @@ KingWalk walk_king_moves(const Position& start) {
     return walk;
 }
 
-struct Vector {
-    std::string label;
-    std::string fen;
-};
-
-std::vector<Vector> read_vectors() {
-    std::ifstream in(ARBITER_TEST_DATA "/unwinnability-vectors.txt");
-    REQUIRE(in);
-    std::vector<Vector> vectors;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        REQUIRE(line.size() > 3);
-        REQUIRE(line[2] == ' ');
-        vectors.push_back({line.substr(0, 2), line.substr(3)});
-    }
-    return vectors;
-}
+using Vector = test::UnwinnabilityVector;
 
 } // namespace
 
@@ -195,7 +178,7 @@ TEST_CASE("fortress edge cases", "[dead]") {
 }
 
 TEST_CASE("reference unwinnability vectors", "[dead]") {
-    const std::vector<Vector> vectors = read_vectors();
+    const std::vector<Vector> vectors = test::unwinnability_vectors();
     REQUIRE(vectors.size() > 1500);
 
     int rejected = 0, dead_total = 0, dead_found = 0, live_total = 0;
