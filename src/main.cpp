@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "search/datagen.h"
+#include "search/game_record.h"
 #include "search/tunable.h"
 #include "uci/uci.h"
 
@@ -17,8 +18,10 @@ int usage() {
                  "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n"
                  "       arbiter datagen --output FILE [--games N] [--threads T] [--nodes N] [--seed S]\n"
                  "                       [--random-plies P] [--chess960-percent P] [--hash MB]\n"
-                 "                       [--eval default|hce|NET.anet]\n"
+                 "                       [--eval default|hce|NET.anet] [--format abin|agame]\n"
                  "                                    self-play training data (nets/README.md)\n"
+                 "       arbiter convert IN.agame OUT.abin\n"
+                 "                                    filtered training records from self-play games\n"
                  "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n";
     return 2;
 }
@@ -65,6 +68,13 @@ int main(int argc, char** argv) {
             return usage();
         }
         return arbiter::search::run_datagen(config, std::cerr);
+    }
+    if (command == "convert") {
+        if (argc != 4) {
+            std::cerr << "arbiter convert: expected an input .agame file and an output .abin file\n";
+            return usage();
+        }
+        return arbiter::search::run_convert(argv[2], argv[3], std::cerr);
     }
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();

@@ -100,6 +100,7 @@ GameRecords SelfPlayer::play(uint64_t index) {
 
     // Step 2. Play it out. Scores are tracked from White's point of view.
     GameRecords out;
+    out.game.start = game.position();
     int win_streak = 0, win_sign = 0, draw_streak = 0, ply = 0;
     std::optional<int> adjudicated;  // White's point of view: +1, 0, -1
     std::vector<Position> recorded;
@@ -121,6 +122,7 @@ GameRecords SelfPlayer::play(uint64_t index) {
         const Position& pos = game.position();
         const auto [move, score] = search(game);
         const int white_score = pos.side_to_move() == White ? score : -score;
+        out.game.plies.push_back(make_ply(move, white_score));
 
         if (!pos.in_check() && !pos.is_capture(move) && move.kind() != Move::Promotion && !is_mate(score)) {
             recorded.push_back(pos);
@@ -143,6 +145,7 @@ GameRecords SelfPlayer::play(uint64_t index) {
     }
 
     out.result = result_from_white(*adjudicated);
+    out.game.result = out.result;
     out.plies = ply;
     out.records.reserve(recorded.size());
     for (size_t i = 0; i < recorded.size(); ++i)
@@ -165,6 +168,10 @@ std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConf
         const std::string& value = args[i + 1];
         bool ok = true;
         if (name == "--output") config.output = value;
+        else if (name == "--format") {
+            ok = value == "abin" || value == "agame";
+            if (ok) config.format = value == "agame" ? DataFormat::Agame : DataFormat::Abin;
+        }
         else if (name == "--games") ok = number(value, config.games, 1, uint64_t(1) << 40);
         else if (name == "--threads") ok = number(value, config.threads, 1, 1024);
         else if (name == "--nodes") ok = number(value, config.nodes, 100, uint64_t(1) << 32);
@@ -183,27 +190,39 @@ std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConf
 namespace {
 
 // `<output>.progress`: the settings that fix the games, and how far the run got.
+// An `.abin` run writes the line it always wrote (older progress files stay valid);
+// an `.agame` run adds "format agame positions N", as its bytes do not count positions.
 struct Progress {
     uint64_t seed = 0, nodes = 0, random_plies = 0, chess960_percent = 0, games_done = 0, bytes = 0;
     uint32_t eval_id = 0;  // 0: hand-crafted; else the CRC-32 of the network's weights
+    bool agame = false;
+    uint64_t positions = 0;
 
     static std::string path(const DatagenConfig& c) { return c.output + ".progress"; }
     bool same_settings(const Progress& o) const {
         return seed == o.seed && nodes == o.nodes && random_plies == o.random_plies &&
-               chess960_percent == o.chess960_percent && eval_id == o.eval_id;
+               chess960_percent == o.chess960_percent && eval_id == o.eval_id && agame == o.agame;
     }
     std::string text() const {
-        return fmt::format("seed {} nodes {} random-plies {} chess960-percent {} eval {:08x} games {} bytes {}\n",
-                           seed, nodes, random_plies, chess960_percent, eval_id, games_done, bytes);
+        return fmt::format("seed {} nodes {} random-plies {} chess960-percent {} eval {:08x} games {} bytes {}{}\n",
+                           seed, nodes, random_plies, chess960_percent, eval_id, games_done, bytes,
+                           agame ? fmt::format(" format agame positions {}", positions) : "");
     }
     static std::optional<Progress> read(const std::string& file) {
         std::ifstream in(file);
-        std::string k1, k2, k3, k4, k5, k6, k7;
+        std::string k1, k2, k3, k4, k5, k6, k7, k8;
         Progress p;
         if (!(in >> k1 >> p.seed >> k2 >> p.nodes >> k3 >> p.random_plies >> k4 >> p.chess960_percent >> k5 >>
               std::hex >> p.eval_id >> std::dec >> k6 >> p.games_done >> k7 >> p.bytes) ||
             k1 != "seed" || k5 != "eval" || k7 != "bytes")
             return std::nullopt;
+        p.positions = p.bytes / sizeof(TrainingRecord);
+        if (in >> k8) {
+            std::string format, k9;
+            if (k8 != "format" || !(in >> format >> k9 >> p.positions) || format != "agame" || k9 != "positions")
+                return std::nullopt;
+            p.agame = true;
+        }
         return p;
     }
 };
@@ -226,6 +245,7 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
         config.network = loaded.get();
     }
     Progress progress{config.seed, config.nodes, uint64_t(config.random_plies), uint64_t(config.chess960_percent), 0, 0};
+    progress.agame = config.format == DataFormat::Agame;
     if (config.network)  // a fingerprint of the weights (the struct's padding is not data)
         progress.eval_id = eval::nnue::crc32(std::as_bytes(std::span(config.network->feature_weights))) ^
                            eval::nnue::crc32(std::as_bytes(std::span(config.network->output_weights))) * 0x9E3779B1u;
@@ -250,7 +270,7 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
             log << "arbiter datagen: " << config.output << " does not match its progress file\n";
             return 1;
         }
-        log << fmt::format("resuming after {} games ({} positions)\n", progress.games_done, progress.bytes / 32);
+        log << fmt::format("resuming after {} games ({} positions)\n", progress.games_done, progress.positions);
     } else if (fs::exists(config.output)) {
         log << "arbiter datagen: " << config.output << " exists without a progress file; refusing to overwrite it\n";
         return 1;
@@ -305,15 +325,22 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
             game = std::move(it->second);
             finished.erase(it);
         }
-        const size_t bytes = game.records.size() * sizeof(TrainingRecord);
-        if (bytes && std::fwrite(game.records.data(), 1, bytes, file) != bytes) {
+        // A game is written whole, then counted in the progress file: a run stopped in
+        // between leaves bytes past `progress.bytes`, which the next run cuts off.
+        std::vector<uint8_t> agame;
+        if (progress.agame) append_game(agame, game.game);
+        const void* data = progress.agame ? static_cast<const void*>(agame.data()) : game.records.data();
+        const size_t bytes = progress.agame ? agame.size() : game.records.size() * sizeof(TrainingRecord);
+        const size_t positions = progress.agame ? game.game.plies.size() : game.records.size();
+        if (bytes && std::fwrite(data, 1, bytes, file) != bytes) {
             log << "arbiter datagen: write to " << config.output << " failed\n";
             std::_Exit(1);
         }
         std::fflush(file);
         progress.bytes += bytes;
+        progress.positions += positions;
         ++progress.games_done;
-        positions_this_run += game.records.size();
+        positions_this_run += positions;
         ++results[int(game.result)];
         save_progress();
 
@@ -325,7 +352,7 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
             const double eta = elapsed / double(games_run) * double(config.games - progress.games_done);
             log << fmt::format("games {}/{}  positions {}  {:.0f} positions/s  elapsed {:.0f} s  ETA {:.0f} s  "
                                "(this run: +{} / ={} / -{})\n",
-                               progress.games_done, config.games, progress.bytes / 32,
+                               progress.games_done, config.games, progress.positions,
                                double(positions_this_run) / std::max(elapsed, 1e-9), elapsed, eta,
                                results[int(TrainingResult::WhiteWins)], results[int(TrainingResult::Draw)],
                                results[int(TrainingResult::BlackWins)]);

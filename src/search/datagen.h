@@ -3,9 +3,12 @@
 //
 // Each game starts from a few random legal plies (from the standard start or a
 // random Chess960 start), is played with fixed-node searches, and ends by the FIDE
-// rules of the rules core or by adjudication. Positions are written as the 32-byte
-// records of nets/README.md, without positions in check, positions whose best move
-// is a capture or promotion, and positions with mate scores.
+// rules of the rules core or by adjudication. With `--format abin` (the default)
+// positions are written as the 32-byte records of nets/README.md, without positions
+// in check, positions whose best move is a capture or promotion, and positions with
+// mate scores. With `--format agame` whole games are written in the compact format of
+// search/game_record.h, every searched ply unfiltered; `arbiter convert` applies the
+// same filters later and gives the same records.
 //
 // Reproducible: game i depends only on (seed, i), because every game starts from a
 // cleared hash table and cleared histories; games are written in index order
@@ -19,12 +22,16 @@
 #include <vector>
 
 #include "eval/nnue/network.h"
+#include "search/game_record.h"
 #include "search/training_record.h"
 
 namespace arbiter::search {
 
+enum class DataFormat { Abin, Agame };
+
 struct DatagenConfig {
     std::string output;
+    DataFormat format = DataFormat::Abin;
     uint64_t games = 1000;
     int threads = 1;
     uint64_t nodes = 5000;          // node budget of every move's search
@@ -47,7 +54,8 @@ struct DatagenConfig {
 };
 
 struct GameRecords {
-    std::vector<TrainingRecord> records;
+    std::vector<TrainingRecord> records;  // the filtered positions, as `.abin` stores them
+    ScoredGame game;                      // every searched ply, as `.agame` stores them
     TrainingResult result = TrainingResult::Draw;
     int plies = 0;
 };
