@@ -69,6 +69,9 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, 0, {m}});
     for (StackEntry& entry : stack_) entry = StackEntry();
     nmp_min_ply_ = 0;
+    best_move_stability_ = 0;
+    previous_best_move_ = Move();
+    iteration_scores_[0] = iteration_scores_[1] = 0;
     nodes_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
 }
@@ -180,6 +183,10 @@ void Worker::iterative_deepening() {
         if (shared_.stop.load(std::memory_order_relaxed)) break;
         completed_depth_ = depth;
         previous = root_moves_[0].score;
+        best_move_stability_ = root_moves_[0].move == previous_best_move_ ? best_move_stability_ + 1 : 0;
+        previous_best_move_ = root_moves_[0].move;
+        iteration_scores_[0] = iteration_scores_[1];
+        iteration_scores_[1] = root_moves_[0].score;
         if (id_ == 0) {
             report(depth);
             if (limits_reached_after_iteration(depth)) break;
@@ -199,7 +206,17 @@ bool Worker::limits_reached_after_iteration(int depth) {
     if (shared_.pondering.load(std::memory_order_relaxed)) return false;
     // A single legal move needs no thought when the clock is running.
     if (limits.has_clock() && root_moves_.size() == 1 && depth >= 4) return true;
-    return shared_.budget.soft_ms != TimeBudget::Unlimited && shared_.elapsed_ms() >= shared_.budget.soft_ms;
+    const TimeBudget& budget = shared_.budget;
+    if (budget.soft_ms == TimeBudget::Unlimited) return false;
+    int64_t soft = budget.soft_ms;
+    if (budget.scalable && depth >= 6) {
+        IterationSignals signals;
+        signals.best_move_stability = best_move_stability_;
+        signals.best_move_node_fraction = nodes() ? double(root_moves_[0].nodes) / double(nodes()) : 0.5;
+        signals.score_drop = iteration_scores_[0] - root_moves_[0].score;
+        soft = std::min<int64_t>(int64_t(double(soft) * soft_limit_scale(signals)), budget.hard_ms);
+    }
+    return shared_.elapsed_ms() >= soft;
 }
 
 void Worker::report(int depth) {

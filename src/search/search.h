@@ -124,6 +124,10 @@ private:
     // Null-move pruning is off for the side to move below this ply while a
     // verification search runs (0: no verification running).
     int nmp_min_ply_ = 0;
+    // Time management signals of the completed iterations (main thread).
+    int best_move_stability_ = 0;
+    Move previous_best_move_;
+    Score iteration_scores_[2] = {};  // the last two iterations' best scores
     StackEntry stack_[MaxPly + 4];
     Move pv_[MaxPly + 1][MaxPly + 1];
     int pv_length_[MaxPly + 1] = {};

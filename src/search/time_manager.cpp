@@ -32,7 +32,19 @@ TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) 
 
     budget.soft_ms = std::min(budget.soft_ms, soft);
     budget.hard_ms = std::min(budget.hard_ms, hard);
+    budget.scalable = limits.movetime <= 0;
     return budget;
+}
+
+double soft_limit_scale(const IterationSignals& signals) {
+    // A best move that has just changed deserves time to be confirmed or refuted.
+    static constexpr double Stability[] = {1.7, 1.35, 1.1, 0.95, 0.85, 0.75};
+    const double stability = Stability[std::clamp(signals.best_move_stability, 0, 5)];
+    // Most nodes under the best move: the alternatives are refuted quickly.
+    const double nodes = std::clamp((1.5 - signals.best_move_node_fraction) * 1.35, 0.5, 2.0);
+    // A falling score: something was found against the move we would play.
+    const double score = std::clamp(1.0 + signals.score_drop / 120.0, 0.8, 1.6);
+    return stability * nodes * score;
 }
 
 } // namespace arbiter::search

@@ -18,7 +18,21 @@ struct TimeBudget {
     static constexpr int64_t Unlimited = std::numeric_limits<int64_t>::max();
     int64_t soft_ms = Unlimited;
     int64_t hard_ms = Unlimited;
+    // Whether the soft limit comes from the clock and may move with the search's
+    // signals (not under `movetime`, which is a fixed time).
+    bool scalable = false;
 };
+
+// What the completed iterations say about how settled the search is.
+struct IterationSignals {
+    int best_move_stability = 0;          // iterations in a row that ended with the same best move
+    double best_move_node_fraction = 0.5;  // share of the root's nodes spent under the best move
+    int score_drop = 0;                    // cp the best score fell since the last iteration (< 0: rose)
+};
+
+// The factor applied to the soft limit: above 1 while the best move keeps changing,
+// takes few of the nodes or its score falls; below 1 once it is settled.
+double soft_limit_scale(const IterationSignals& signals);
 
 // `overhead_ms` is the UCI option Move Overhead: time lost between the GUI and us,
 // reserved on every move.

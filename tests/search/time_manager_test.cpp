@@ -244,3 +244,28 @@ TEST_CASE("absurdly large clocks plan a sane budget without overflow", "[time]")
     const TimeBudget small_clock_huge_increment = plan_time(clock(White, 1000, Huge), White, 10);
     CHECK(small_clock_huge_increment.hard_ms <= 1000);
 }
+
+TEST_CASE("only a clock's soft limit moves with the search", "[time]") {
+    CHECK(plan_time(clock(White, 60000, 0), White, 10).scalable);
+    SearchLimits fixed;
+    fixed.movetime = 1000;
+    CHECK_FALSE(plan_time(fixed, White, 10).scalable);
+}
+
+TEST_CASE("the soft limit grows while the search is unsettled and shrinks once it is settled", "[time]") {
+    const auto scale = [](int stability, double fraction, int drop) {
+        return soft_limit_scale(IterationSignals{stability, fraction, drop});
+    };
+    // A best move that keeps its place needs less time, one that just changed more.
+    for (int s = 0; s < 8; ++s) CHECK(scale(s + 1, 0.6, 0) <= scale(s, 0.6, 0));
+    CHECK(scale(0, 0.6, 0) > 1.0);
+    CHECK(scale(8, 0.95, 0) < 0.75);
+    // The more nodes the best move takes, the less time.
+    for (double f = 0.1; f < 1.0; f += 0.1) CHECK(scale(3, f + 0.1, 0) <= scale(3, f, 0));
+    // A falling score asks for more time, a rising one for no more than a steady one.
+    CHECK(scale(3, 0.6, 60) > scale(3, 0.6, 0));
+    CHECK(scale(3, 0.6, -60) <= scale(3, 0.6, 0));
+    // Bounded: the hard limit caps it anyway, but the factor itself stays sane.
+    CHECK(scale(0, 0.0, 1000) <= 6.0);
+    CHECK(scale(100, 1.0, -1000) >= 0.25);
+}
