@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chess/position.h"
+#include "chess/winnability.h"
 
 namespace arbiter {
 
@@ -58,8 +59,14 @@ public:
     // either token names a draw that ended the game.)
     enum class DeadTest { Quick, Full };
     GameStatus status(DeadTest test = DeadTest::Quick) const;
+    // The Full status with the current position's winnability already known (`d`
+    // prints it too, and a decider call costs up to tens of milliseconds).
+    GameStatus status(const Winnability& current) const;
 
 private:
+    // `current`: the current position's winnability for the Full test, or nullptr.
+    GameStatus status_of(const Winnability* current) const;
+
     std::vector<Position> positions_;
     std::vector<Move> moves_;
 };

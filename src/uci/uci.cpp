@@ -348,7 +348,7 @@ void Session::cmd_display() {
     const auto word = [](Winnable x) { return x == Winnable::Yes ? "yes" : x == Winnable::No ? "no" : "unknown"; };
     println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\nWinnable: white {}, black {}",
                         board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
-                        status_token(game_.status(Game::DeadTest::Full)), word(w.white), word(w.black)));
+                        status_token(game_.status(w)), word(w.white), word(w.black)));
 }
 
 void Session::cmd_eval() {

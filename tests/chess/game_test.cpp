@@ -442,6 +442,7 @@ TEST_CASE("dead position reached in a game", "[game]") {
         Game game(fen_position("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"));
         CHECK(game.status() == GameStatus::Ongoing);
         CHECK(game.status(Game::DeadTest::Full) == GameStatus::DeadPosition);
+        CHECK(game.status(winnability(game.position())) == GameStatus::DeadPosition);
         // Moves after the death change nothing: the game stays dead.
         play_uci(game, {"c1d2", "c8d7"});
         CHECK(game.status(Game::DeadTest::Full) == GameStatus::DeadPosition);
