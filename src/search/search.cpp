@@ -15,15 +15,24 @@ namespace arbiter::search {
 
 namespace {
 
-// Late move reduction: grows with the log of depth and of the move number. Computed
-// per call rather than tabled, so that a tuning build's parameters take effect.
+// Late move reduction: grows with the log of depth and of the move number.
+int computed_reduction(int depth, int moves) {
+    return int(tune::lmr_base / 100.0 + std::log(depth) * std::log(moves) * 100.0 / tune::lmr_divisor);
+}
+
+// A release build's parameters are constants: the reductions are tabled once. A
+// tuning build computes them per call, so that a tuner's settings take effect.
 int reduction(int depth, int moves) {
-    static const auto logs = [] {
-        std::array<double, 64> table{};
-        for (int i = 1; i < 64; ++i) table[i] = std::log(i);
-        return table;
+    depth = std::clamp(depth, 1, 63);
+    moves = std::clamp(moves, 1, 63);
+    if constexpr (TuningBuild) return computed_reduction(depth, moves);
+    static const auto table = [] {
+        std::array<std::array<int8_t, 64>, 64> t{};
+        for (int d = 1; d < 64; ++d)
+            for (int m = 1; m < 64; ++m) t[d][m] = int8_t(computed_reduction(d, m));
+        return t;
     }();
-    return int(tune::lmr_base / 100.0 + logs[std::min(depth, 63)] * logs[std::min(moves, 63)] * 100.0 / tune::lmr_divisor);
+    return table[depth][moves];
 }
 
 bool has_non_pawn_material(const Position& pos, Color c) {
