@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "chess/movegen.h"
+#include "search/strength.h"
 
 namespace arbiter::search {
 
@@ -69,6 +70,7 @@ bool Engine::go(const SearchLimits& limits) {
         std::lock_guard lock(mutex_);
         if (searching_) return false;
         searching_ = true;
+        stop_requested_ = false;
     }
     if (main_thread_.joinable()) main_thread_.join();
     shared_->stop = false;
@@ -80,6 +82,7 @@ bool Engine::go(const SearchLimits& limits) {
 
 void Engine::stop() {
     std::lock_guard lock(mutex_);
+    stop_requested_ = true;
     shared_->stop = true;
     shared_->pondering = false;
     wake_.notify_all();
@@ -98,16 +101,36 @@ void Engine::wait() {
     if (main_thread_.joinable()) main_thread_.join();
 }
 
+const RootMove* Engine::choose_limited_line() {
+    const std::vector<RootMove>& lines = workers_[0]->completed_lines();
+    if (lines.empty()) return nullptr;
+    Score scores[64];
+    const size_t n = std::min(lines.size(), std::size(scores));
+    for (size_t i = 0; i < n; ++i) scores[i] = lines[i].score;
+    const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(strength_rng_);
+    return &lines[choose_line({scores, n}, strength_level(elo_), uniform)];
+}
+
 void Engine::run_search(SearchLimits limits) {
     SharedSearch& shared = *shared_;
     const Position& root = game_.position();
+    const bool limited = limit_strength_;
+    const StrengthLevel level = strength_level(elo_);
+    if (limited) limits.nodes = limits.nodes ? std::min(limits.nodes, level.nodes) : level.nodes;
     shared.limits = limits;
     shared.budget = plan_time(limits, root.side_to_move(), move_overhead_ms_);
-    shared.multipv = multipv_;
+    // A limited search looks at more lines than it shows: the GUI sees MultiPV's.
+    shared.multipv = limited ? std::max(multipv_, level.lines) : multipv_;
     shared.network = active_network();
-    shared.threads = int(workers_.size());
+    // One thread, so the node budget and the choice are reproducible.
+    const size_t threads = limited ? 1 : workers_.size();
+    shared.threads = int(threads);
     shared.total_nodes = [this] { return total_nodes(); };
     shared.on_iteration = listener_.on_iteration;
+    if (limited && listener_.on_iteration)
+        shared.on_iteration = [this](const std::vector<SearchInfo>& infos) {
+            listener_.on_iteration({infos.begin(), infos.begin() + std::min<long>(long(infos.size()), multipv_)});
+        };
     shared.on_current_move = listener_.on_current_move;
     tt_.new_search();
 
@@ -118,11 +141,29 @@ void Engine::run_search(SearchLimits limits) {
             std::find(limits.search_moves.begin(), limits.search_moves.end(), m) != limits.search_moves.end())
             root_moves.push_back(m);
 
+    // A limited search thinks for about half the soft limit even when its budget
+    // is spent sooner (a move at once would feel unnatural), unless stopped.
+    int64_t think_ms = 0;
+    if (limited && shared.budget.soft_ms != TimeBudget::Unlimited) {
+        const double share = std::uniform_real_distribution<double>(0.35, 0.65)(strength_rng_);
+        think_ms = int64_t(double(std::min(shared.budget.soft_ms, shared.budget.hard_ms)) * share);
+    }
     // Holds the result until the GUI ends an infinite or ponder search: bestmove
-    // must not come before `stop` or `ponderhit`, even after a mate is found.
+    // must not come before `stop` or `ponderhit`, even after a mate is found or a
+    // node limit ended the search (which raises shared.stop too, so only the GUI's
+    // `stop` counts here).
     auto wait_for_release = [&] {
         std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return shared.stop.load() || (!shared.pondering.load() && !limits.infinite); });
+        for (;;) {
+            if (stop_requested_) break;
+            if (shared.pondering.load() || limits.infinite) {
+                wake_.wait(lock);
+                continue;
+            }
+            const int64_t remaining = think_ms - shared.elapsed_ms();
+            if (remaining <= 0) break;
+            wake_.wait_for(lock, std::chrono::milliseconds(remaining));
+        }
         shared.stop = true;
     };
 
@@ -137,15 +178,37 @@ void Engine::run_search(SearchLimits limits) {
     } else {
         for (auto& w : workers_) w->prepare(game_, root_moves);
         std::vector<std::thread> helpers;
-        for (size_t i = 1; i < workers_.size(); ++i)
+        for (size_t i = 1; i < threads; ++i)
             helpers.emplace_back([w = workers_[i].get()] { w->iterative_deepening(); });
         workers_[0]->iterative_deepening();
         wait_for_release();
         for (std::thread& t : helpers) t.join();
 
-        const RootMove& top = workers_[0]->root_moves()[0];
-        best = top.move;
-        if (top.pv.size() >= 2 && is_legal(root.apply(best), top.pv[1])) ponder = top.pv[1];
+        const RootMove* top = &workers_[0]->root_moves()[0];
+        if (limited) {
+            if (const RootMove* chosen = choose_limited_line(); chosen && chosen->move != top->move) {
+                top = chosen;
+                // The last info line named another move: show the one played.
+                if (listener_.on_iteration) {
+                    SearchInfo info;
+                    info.depth = workers_[0]->completed_depth();
+                    info.seldepth = std::max(top->seldepth, info.depth);
+                    info.score = top->score;
+                    info.nodes = total_nodes();
+                    info.time_ms = shared.elapsed_ms();
+                    info.hashfull = tt_.hashfull();
+                    Position pos = root;
+                    for (Move m : top->pv) {
+                        if (!is_legal(pos, m)) break;
+                        info.pv.push_back(m);
+                        pos = pos.apply(m);
+                    }
+                    listener_.on_iteration({info});
+                }
+            }
+        }
+        best = top->move;
+        if (top->pv.size() >= 2 && is_legal(root.apply(best), top->pv[1])) ponder = top->pv[1];
         if (ponder.is_null()) {
             // No second PV move: take the hash move of the position after the best move.
             const Position next = root.apply(best);

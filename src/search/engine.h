@@ -3,10 +3,12 @@
 // search threads. `uci/` turns text into these calls and these callbacks into text;
 // tests drive it directly.
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -47,8 +49,13 @@ public:
     // Blocks until the running search (if any) has reported its best move.
     void wait();
     bool searching() const;
-    // Whether a stop was requested for the running search (it is winding down).
-    bool stopping() const { return shared_->stop.load(); }
+    // Whether `stop` was requested for the running search (it is winding down). A
+    // search that ended by its own limits is not stopping: under `go infinite` or
+    // `go ponder` it still waits for `stop` or `ponderhit`.
+    bool stopping() const {
+        std::lock_guard lock(mutex_);
+        return stop_requested_;
+    }
 
     // Forget everything learnt: hash table and move-ordering histories.
     void new_game();
@@ -58,6 +65,12 @@ public:
     void set_threads(int threads);
     void set_multipv(int lines) { multipv_ = lines; }
     void set_move_overhead(int ms) { move_overhead_ms_ = ms; }
+    // Playing strength (search/strength.h): off, or limited to an Elo rating. Limited
+    // searches run on one thread with a node budget and choose among the best lines
+    // at random; the generator is seeded from the clock unless seeded here (tests).
+    void set_limit_strength(bool on) { limit_strength_ = on; }
+    void set_elo(int elo) { elo_ = elo; }
+    void seed_strength(uint64_t seed) { strength_rng_.seed(seed); }
 
     // Evaluation: the network embedded at build time unless another was loaded;
     // the hand-crafted evaluation when NNUE is off or the build has no network.
@@ -75,6 +88,8 @@ public:
 
 private:
     void run_search(SearchLimits limits);
+    // The line a limited-strength search plays: one of worker 0's completed lines.
+    const RootMove* choose_limited_line();
     uint64_t total_nodes() const;
 
     Game game_;
@@ -89,11 +104,15 @@ private:
     std::unique_ptr<eval::nnue::Network> loaded_net_;
     const eval::nnue::Network* network_ = eval::nnue::default_network();
     bool use_nnue_ = true;
+    bool limit_strength_ = false;
+    int elo_ = 1500;
+    std::mt19937_64 strength_rng_{uint64_t(std::chrono::system_clock::now().time_since_epoch().count())};
 
     std::thread main_thread_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool searching_ = false;
+    bool stop_requested_ = false;  // the GUI's `stop` (or quit) for the running search
 };
 
 } // namespace arbiter::search

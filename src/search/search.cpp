@@ -83,6 +83,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     iteration_scores_[0] = iteration_scores_[1] = 0;
     nodes_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
+    completed_lines_.clear();
 }
 
 bool Worker::is_draw(const Position& pos) const {
@@ -191,6 +192,7 @@ void Worker::iterative_deepening() {
         }
         if (shared_.stop.load(std::memory_order_relaxed)) break;
         completed_depth_ = depth;
+        if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
         previous = root_moves_[0].score;
         best_move_stability_ = root_moves_[0].move == previous_best_move_ ? best_move_stability_ + 1 : 0;
         previous_best_move_ = root_moves_[0].move;

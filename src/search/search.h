@@ -66,6 +66,9 @@ public:
     uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
+    // Thread 0: the MultiPV lines of the last completed iteration, best first (the
+    // lines of an interrupted iteration are not all searched to the same depth).
+    const std::vector<RootMove>& completed_lines() const { return completed_lines_; }
     // Forgets what the move-ordering and correction histories learnt (a new game).
     void clear_histories() {
         history_.clear();
@@ -116,6 +119,7 @@ private:
     size_t pv_index_ = 0;
     int root_depth_ = 0;
     int completed_depth_ = 0;
+    std::vector<RootMove> completed_lines_;
     int seldepth_ = 0;
     Move last_reported_move_;
     std::atomic<uint64_t> nodes_{0};

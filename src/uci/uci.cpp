@@ -15,6 +15,7 @@
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "search/bench.h"
+#include "search/strength.h"
 #include "search/tunable.h"
 #include "util/strings.h"
 
@@ -120,6 +121,11 @@ void Session::declare_options() {
                       [this](const std::string& v) { engine_.set_move_overhead(std::stoi(v)); });
     options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
     options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
+    // Playing strength: UCI_Elo applies while UCI_LimitStrength is on (search/strength.h).
+    options_.add_check("UCI_LimitStrength", false,
+                       [this](const std::string& v) { engine_.set_limit_strength(v == "true"); });
+    options_.add_spin("UCI_Elo", 1500, search::MinLimitedElo, search::MaxLimitedElo,
+                      [this](const std::string& v) { engine_.set_elo(std::stoi(v)); });
     options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
     // A tuning build (cmake -DARBITER_TUNE=ON) exposes every search parameter of
     // search/tunables.h as a spin option of its own name, for an SPSA tuner.

@@ -722,6 +722,65 @@ def test_eof_during_search(binary):
 
 
 # --- WDL ----------------------------------------------------------------------------
+def test_infinite_with_node_limit_waits_for_stop(binary):
+    # The node limit ends the search, but `go infinite` still holds bestmove until stop.
+    with Engine(binary) as e:
+        e.send("position startpos")
+        e.send("go infinite nodes 500")
+        lines = e.read_for(0.5)
+        check(not any(l.startswith("bestmove") for l in lines), "bestmove before stop under go infinite nodes 500")
+        e.send("isready")
+        check(e.read_until(lambda l: l == "readyok", timeout=5)[-1] == "readyok", "no readyok while holding")
+        sent = e.send("stop")
+        lines = e.read_until(lambda l: l.startswith("bestmove"), timeout=5)
+        check((e.last_time - sent) * 1000 < 200, "bestmove late after stop")
+        legal_from(e, "position startpos", [best_move_of(lines[-1])])
+
+
+def test_limited_strength(binary):
+    # UCI_LimitStrength: valid info lines, the last PV starts with the bestmove, a
+    # legal move every time; with a clock it thinks a while but `stop` ends that at
+    # once; under ponder the bestmove waits for ponderhit.
+    with Engine(binary) as e:
+        e.send("uci")
+        lines = e.read_until(lambda l: l == "uciok")
+        check("option name UCI_LimitStrength type check default false" in lines, "no UCI_LimitStrength option")
+        check("option name UCI_Elo type spin default 1500 min 1320 max 3000" in lines, "no UCI_Elo option")
+        for bad in ["setoption name UCI_Elo value 1319", "setoption name UCI_Elo value 3001",
+                    "setoption name UCI_Elo value strong", "setoption name UCI_LimitStrength value yes"]:
+            e.send(bad)
+            answer = e.sync()
+            check(len(answer) == 1 and answer[0].startswith("info string error: "), f"{bad!r} answered {answer}")
+        e.send("setoption name UCI_LimitStrength value true")
+        moves = []
+        for elo in [1320, 2200, 3000]:
+            e.send(f"setoption name UCI_Elo value {elo}")
+            e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+            lines, last = e.search("go wtime 3000 btime 3000 winc 30 binc 30")
+            parsed = infos(lines)
+            check(parsed, f"no info lines at UCI_Elo {elo}")
+            best = best_move_of(last)
+            check(parsed and parsed[-1]["pv"][0] == best, f"UCI_Elo {elo}: bestmove {best}, last PV {parsed[-1:]}")
+            moves.append(best)
+            legal_from(e, "position startpos", moves)
+        e.send("setoption name UCI_Elo value 1320")
+        e.send("position startpos")
+        e.send("go wtime 600000 btime 600000")
+        e.read_for(0.3)
+        sent = e.send("stop")
+        lines = e.read_until(lambda l: l.startswith("bestmove"), timeout=5)
+        stop_ms = (e.last_time - sent) * 1000
+        note(f"limited strength, stop while thinking with 10 minutes on the clock: bestmove after {stop_ms:.1f} ms")
+        check(stop_ms < 200, f"bestmove {stop_ms:.1f} ms after stop")
+        e.send("go ponder wtime 2000 btime 2000")
+        lines = e.read_for(0.5)
+        check(not any(l.startswith("bestmove") for l in lines), "bestmove while pondering, before ponderhit")
+        e.send("ponderhit")
+        lines = e.read_until(lambda l: l.startswith("bestmove"), timeout=5)
+        legal_from(e, "position startpos", [best_move_of(lines[-1])])
+        check(e.sync() == [], "output after the bestmove")
+
+
 
 def test_wdl(binary):
     with Engine(binary) as e:
@@ -786,6 +845,8 @@ TESTS = [
     test_quit_during_go_infinite,
     test_eof_during_search,
     test_wdl,
+    test_infinite_with_node_limit_waits_for_stop,
+    test_limited_strength,
 ]
 
 
