@@ -1,9 +1,11 @@
 #pragma once
 // Self-play data generation for training the NNUE (`arbiter datagen ...`).
 //
-// Each game starts from a few random legal plies (from the standard start or a
-// random Chess960 start), is played with fixed-node searches, and ends by the FIDE
-// rules of the rules core or by adjudication. With `--format abin` (the default)
+// Each game starts from a few random legal plies (from the standard start, a random
+// Chess960 start or a random DFRC start: independent Chess960 back ranks for White
+// and Black), is played with node-limited searches (a soft limit: no iteration
+// starts past it, under a hard cap), and ends by the FIDE rules of the rules core or
+// by adjudication. With `--format abin` (the default)
 // positions are written as the 32-byte records of nets/README.md, without positions
 // in check, positions whose best move is a capture or promotion, and positions with
 // mate scores. With `--format agame` whole games are written in the compact format of
@@ -13,8 +15,11 @@
 // Reproducible: game i depends only on (seed, i), because every game starts from a
 // cleared hash table and cleared histories; games are written in index order
 // whatever the number of threads. Resumable: `<output>.progress` records the games
-// and bytes written, and a run with the same settings continues from there.
+// and bytes written, and a run with the same settings continues from there. SIGINT or
+// SIGTERM: no new game starts, the games being played are finished and written (a
+// second signal drops them instead; a rerun plays them again), then the summary.
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -34,10 +39,12 @@ struct DatagenConfig {
     DataFormat format = DataFormat::Abin;
     uint64_t games = 1000;
     int threads = 1;
-    uint64_t nodes = 5000;          // node budget of every move's search
+    uint64_t soft_nodes = 2500;     // no iteration starts past this many nodes (0: none)
+    uint64_t nodes = 10000;         // hard node cap of every move's search
     uint64_t seed = 1;
     int random_plies = 8;           // 8 or 9 random plies open each game
     int chess960_percent = 0;       // share of games from random Chess960 starts
+    int dfrc_percent = 0;           // share of games from random DFRC starts
     int opening_limit_cp = 1000;    // openings scoring beyond this are thrown away
     int hash_mb = 16;               // per thread
     int win_adjudication_cp = 2000; // a side this far ahead ...
@@ -58,7 +65,13 @@ struct GameRecords {
     ScoredGame game;                      // every searched ply, as `.agame` stores them
     TrainingResult result = TrainingResult::Draw;
     int plies = 0;
+    uint64_t nodes = 0;    // searched, openings included
+    bool complete = true;  // false: abandoned at the abort flag's request
 };
+
+// The start position of DFRC number `number` (0 .. 960 * 960 - 1): White's back rank
+// is Chess960 start number / 960, Black's number % 960, with Shredder-FEN castling.
+Position dfrc_start(int number);
 
 // Plays self-play games; one per thread, reused from game to game.
 class SelfPlayer {
@@ -66,7 +79,8 @@ public:
     explicit SelfPlayer(const DatagenConfig& config);
     ~SelfPlayer();
     // Plays game number `index`: deterministic given the config's seed and nodes.
-    GameRecords play(uint64_t index);
+    // When `abort` becomes true the game is abandoned (`complete` false).
+    GameRecords play(uint64_t index, const std::atomic<bool>* abort = nullptr);
 
 private:
     struct State;

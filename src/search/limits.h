@@ -15,7 +15,10 @@ struct SearchLimits {
     int64_t increment[2] = {0, 0};        // winc, binc
     int moves_to_go = 0;                  // 0: sudden death
     int depth = 0;                        // 0: no limit
-    uint64_t nodes = 0;                   // 0: no limit
+    uint64_t nodes = 0;                   // 0: no limit; a hard limit, checked at every node
+    // 0: none. Data generation's soft node limit: no iteration starts once this many
+    // nodes were searched (`nodes` stays the hard cap); `go` never sets it.
+    uint64_t soft_nodes = 0;
     int mate = 0;                         // 0: none; else mate in at most this many moves
     int64_t movetime = 0;                 // 0: none
     bool infinite = false;

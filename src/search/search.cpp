@@ -73,9 +73,18 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
     root_key_index_ = keys_.size() - 1;
     if (shared_.network) accumulators_.reset(*shared_.network, root_);
-    root_moves_.clear();
+    // Reuses the root moves' PV buffers: data generation prepares a search for every
+    // move of every game and should not allocate each time.
+    root_moves_.resize(root_moves.size());
+    for (size_t i = 0; i < root_moves.size(); ++i) {
+        RootMove& rm = root_moves_[i];
+        rm.move = root_moves[i];
+        rm.score = rm.previous_score = -Infinite;
+        rm.seldepth = 0;
+        rm.nodes = 0;
+        rm.pv.assign(1, root_moves[i]);
+    }
     last_reported_move_ = Move();
-    for (Move m : root_moves) root_moves_.push_back({m, -Infinite, -Infinite, 0, 0, {m}});
     for (StackEntry& entry : stack_) entry = StackEntry();
     nmp_min_ply_ = 0;
     best_move_stability_ = 0;
@@ -214,6 +223,7 @@ bool Worker::limits_reached_after_iteration(int depth) {
     if (limits.depth > 0 && depth >= limits.depth) return true;
     const Score best = root_moves_[0].score;
     if (limits.mate > 0 && best >= MateInMaxPly && mate_moves(best) <= limits.mate) return true;
+    if (limits.soft_nodes && (shared_.total_nodes ? shared_.total_nodes() : nodes()) >= limits.soft_nodes) return true;
     if (shared_.pondering.load(std::memory_order_relaxed)) return false;
     // A single legal move needs no thought when the clock is running.
     if (limits.has_clock() && root_moves_.size() == 1 && depth >= 4) return true;

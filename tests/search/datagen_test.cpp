@@ -4,11 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #include "test_support.h"
+#include "chess/chess960.h"
 #include "chess/movegen.h"
 #include "search/datagen.h"
+#include "search/search.h"
 #include "search/training_record.h"
 
 using namespace arbiter;
@@ -87,4 +90,112 @@ TEST_CASE("datagen options are parsed strictly", "[datagen]") {
     CHECK(!parse_datagen_args({"--output", "x", "--games"}, other).empty());
     CHECK(!parse_datagen_args({"--output", "x", "--bogus", "1"}, other).empty());
     CHECK(!parse_datagen_args({"--output", "x", "--threads", "0"}, other).empty());
+}
+
+TEST_CASE("The soft node limit ends a search after a whole iteration, under the hard cap", "[datagen]") {
+    TranspositionTable tt;
+    tt.resize(2);
+    SharedSearch shared(tt);
+    Worker worker(0, shared);
+    const Game game(test::parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+    const MoveList legal = legal_moves(game.position());
+    const std::vector<Move> moves(legal.begin(), legal.end());
+    const auto search = [&](uint64_t soft, uint64_t hard, int depth) {
+        tt.clear();
+        worker.clear_histories();
+        shared.stop = false;
+        shared.limits = SearchLimits();
+        shared.limits.soft_nodes = soft;
+        shared.limits.nodes = hard;
+        shared.limits.depth = depth;
+        worker.prepare(game, moves);
+        worker.iterative_deepening();
+        return worker.nodes();
+    };
+    // Hard limit only (as `go nodes`): stops there (the node that finds the limit
+    // reached is counted), inside an iteration.
+    const uint64_t hard = search(0, 3000, 0);
+    CHECK(hard >= 3000);
+    CHECK(hard <= 3001);
+    CHECK(shared.stop);
+    // Soft limit: past it, at the end of the iteration that crossed it, without a stop.
+    const uint64_t soft = search(3000, 1'000'000, 0);
+    const int depth = worker.completed_depth();
+    CHECK(soft >= 3000);
+    CHECK(!shared.stop);
+    CHECK(search(3000, 1'000'000, 0) == soft);  // deterministic
+    CHECK(search(0, 0, depth) == soft);         // the same iterations, by depth
+    CHECK(search(0, 0, depth - 1) < 3000);      // the previous iteration ended below it
+    // The hard cap still holds when an iteration runs far past the soft limit.
+    CHECK(search(3000, soft - 1, 0) <= soft);
+    CHECK(shared.stop);
+}
+
+TEST_CASE("DFRC starts combine two Chess960 back ranks and castle by the rules core", "[datagen]") {
+    CHECK(dfrc_start(518 * 960 + 518).fen() == test::parse_fen(chess960_start_fen(518), true).fen());
+    const Position mixed = dfrc_start(0 * 960 + 959);
+    CHECK(mixed.fen() == "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1");
+    for (int n : {0, 959, 1234, 500'000, 518 * 960 + 7, 921'599}) {
+        const Position start = dfrc_start(n);
+        INFO(start.fen());
+        CHECK(start.chess960());
+        // Clear White's back rank but for king and rooks: castling becomes legal and puts
+        // king and rook on the FIDE squares (g1/f1, c1/d1) whatever their start files.
+        // (One rook can stand on the squares the other castling needs, as in RKR5 or
+        // 5RKR, which allows only one of them.)
+        std::string fen = start.fen();
+        const size_t rank1 = fen.rfind('/') + 1, end = fen.find(' ');
+        std::string row;
+        int empty = 0;
+        for (size_t i = rank1; i < end; ++i) {
+            if (fen[i] != 'K' && fen[i] != 'R') {
+                ++empty;
+                continue;
+            }
+            if (empty) row += char('0' + empty);
+            row += fen[i];
+            empty = 0;
+        }
+        if (empty) row += char('0' + empty);
+        const Position open = test::parse_fen(fen.substr(0, rank1) + row + fen.substr(end), true, FenCheck::Playable);
+        int castlings = 0;
+        for (Move m : legal_moves(open)) {
+            if (m.kind() != Move::Castling) continue;
+            ++castlings;
+            const Position after = open.apply(m);
+            const bool king_side = file_of(m.to()) > file_of(m.from());
+            CHECK(after.piece_on(king_side ? G1 : C1) == make_piece(White, King));
+            CHECK(after.piece_on(king_side ? F1 : D1) == make_piece(White, Rook));
+            CHECK(!after.can_castle(White, KingSide));
+            CHECK(!after.can_castle(White, QueenSide));
+        }
+        const bool crowded = fen.substr(rank1, end - rank1).find("RKR") != std::string::npos;
+        CHECK(castlings == (crowded ? 1 : 2));
+    }
+}
+
+TEST_CASE("DFRC self-play games are legal, flagged and reproducible", "[datagen]") {
+    DatagenConfig config;
+    config.soft_nodes = 300;
+    config.nodes = 1200;
+    config.seed = 9;
+    config.dfrc_percent = 100;
+    config.hash_mb = 2;
+    SelfPlayer a(config), b(config);
+    for (uint64_t index = 0; index < 2; ++index) {
+        const GameRecords game = a.play(index), again = b.play(index);
+        CHECK(game.game.start.chess960());
+        CHECK(game.game.plies.size() == again.game.plies.size());
+        std::vector<uint8_t> bytes, bytes_again;
+        append_game(bytes, game.game);
+        append_game(bytes_again, again.game);
+        CHECK(bytes == bytes_again);
+        // The reader replays every move on the rules core and refuses an illegal one.
+        std::istringstream in(std::string(bytes.begin(), bytes.end()));
+        GameReader reader(in);
+        ScoredGame read;
+        REQUIRE(reader.next(read));
+        CHECK(read.plies.size() == game.game.plies.size());
+        for (const TrainingRecord& r : game.records) CHECK(decode_record(r).chess960_start);
+    }
 }
