@@ -194,6 +194,7 @@ public:
             ++game_number;
             const size_t start = i_;
             PgnGame game;
+            game.number = game_number;
             if (std::optional<PgnError> error = parse_game(game)) {
                 error->game = game_number;
                 result.errors.push_back(std::move(*error));

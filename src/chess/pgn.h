@@ -59,6 +59,7 @@ struct PgnGame {
     std::vector<PgnMove> moves;              // the main line
     std::string result = "*";                // 1-0, 0-1, 1/2-1/2 or *
     std::string comment;                     // the comment of a game without moves
+    int number = 0;                          // the game's place in its file (1-based, bad games counted)
     int line = 0;                            // where the game starts in its file (1-based)
 
     // The tag's value, or nullopt.
