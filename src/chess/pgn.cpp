@@ -170,6 +170,8 @@ private:
 // ---------------------------------------------------------------------------------
 // Parser: tokens to games.
 
+bool is_result(std::string_view text) { return text == "1-0" || text == "0-1" || text == "1/2-1/2" || text == "*"; }
+
 bool is_chess960_variant(std::string_view name) {
     std::string key;
     for (char c : name)
@@ -208,7 +210,12 @@ public:
 
 private:
     const Token& peek() const { return tokens_[i_]; }
-    const Token& take() { return tokens_[std::min(i_++, tokens_.size() - 1)]; }
+    // The next token; the End token is never passed, so peek() always stays in range.
+    const Token& take() {
+        const Token& t = tokens_[i_];
+        if (i_ + 1 < tokens_.size()) ++i_;
+        return t;
+    }
 
     static PgnError error_at(const Token& t, std::string message) {
         return {0, t.line, t.kind == Tok::End ? "end of file" : t.text, std::move(message)};
@@ -266,7 +273,7 @@ private:
         if (std::optional<PgnError> error = parse_line(game.start, game.moves, 0, pending)) return error;
         if (!pending.empty()) game.comment = pending;
         if (peek().kind == Tok::Result) game.result = take().text;
-        else game.result = game.tag("Result").value_or("*");
+        else if (const auto tag = game.tag("Result"); tag && is_result(*tag)) game.result = *tag;
         return std::nullopt;
     }
 
@@ -491,7 +498,8 @@ std::string write_pgn(const PgnGame& game) {
     std::string text;
     static constexpr std::string_view Roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
     for (std::string_view name : Roster) {
-        std::string value = name == "Result" ? game.result : game.tag(name).value_or(name == "Date" ? "????.??.??" : "?");
+        std::string value = name == "Result" ? (is_result(game.result) ? game.result : "*")
+                                             : game.tag(name).value_or(name == "Date" ? "????.??.??" : "?");
         text += fmt::format("[{} \"{}\"]\n", name, escape_tag(value));
     }
     const bool chess960 = game.start.chess960();
@@ -508,7 +516,7 @@ std::string write_pgn(const PgnGame& game) {
     std::vector<std::string> words;
     if (game.moves.empty() && !game.comment.empty()) append_words(words, comment_words(game.comment));
     write_line(game.start, game.moves, words);
-    words.push_back(game.result);
+    words.push_back(is_result(game.result) ? game.result : "*");
 
     // Export format: lines of at most 79 characters. A word starting with '%' never opens
     // a line, where it would read as an escape line.

@@ -14,7 +14,7 @@
 //   variations          ( ... ) nested to any depth; each holds alternatives to the move before it
 //   escape lines        % in the first column: the line is ignored
 //   results             1-0  0-1  1/2-1/2  *; a game may also end at the next tag section or the
-//                       end of the file without one (its result is then the Result tag's, or *)
+//                       end of the file without one (its result is then the Result tag's if that is one, else *)
 //   line endings        \n, \r\n and \r
 //
 // Errors name the game (1-based, counting every game of the file), the line and the

@@ -102,6 +102,8 @@ TEST_CASE("PGN move numbers, check marks and results", "[pgn]") {
     // No result token: the Result tag's, or *.
     CHECK(read_one("[Result \"1/2-1/2\"]\n1. e4 e5").result == "1/2-1/2");
     CHECK(read_one("1. e4 e5").result == "*");
+    // A Result tag that holds no result is not taken (found by the fuzzer).
+    CHECK(read_one("[Result \"*junk\"]\n1. e4 e5").result == "*");
     check_round_trip(g);
 }
 
@@ -283,6 +285,9 @@ TEST_CASE("PGN errors name the game, the line and the token; other games are kep
     CHECK_THAT(only_error("1. e4 <e5> *").message, Catch::Contains("unexpected character"));
     CHECK_THAT(only_error("1. e4 \"e5\" *").message, Catch::Contains("unexpected token"));
     CHECK(only_error("1. e4 e5\n\n2. Nf3 Nc6\n3. Bb9 *").line == 4);
+    // A tag section cut off by the end of the file (found by the fuzzer).
+    CHECK_THAT(only_error("[Event \"a\"]\n[Round").message, Catch::Contains("quoted value"));
+    CHECK(only_error("[Variant[Ev").game == 1);
     // An error in a tag section skips that game only.
     const PgnReadResult t = read_pgn("[Event \"a\" junk]\n[Site \"s\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n");
     REQUIRE(t.errors.size() == 1);
