@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "chess/movegen.h"
@@ -114,7 +115,8 @@ double expected_for(const Evaluation& e, Color side) {
 
 MoveReview review_move(const Position& before, Move played, const Evaluation& at, const Evaluation& after) {
     MoveReview r;
-    if (!at.searched || !after.searched) return r;
+    // A search stopped before its first iteration has no move to compare with.
+    if (!at.searched || !after.searched || at.pv.empty()) return r;
     const Color mover = before.side_to_move();
     r.judged = true;
     if (!at.pv.empty() && at.pv[0] == played) return r;  // the engine's own choice loses nothing
@@ -197,7 +199,7 @@ PgnGame annotate(const PgnGame& source, const std::vector<Evaluation>& evals, co
         std::string comment;
         if (after.searched && !after.checkmate) comment = fmt::format("[%eval {}]", lichess_eval(after.white));
         const MoveReview& r = reviews[i];
-        if (r.judgement != Judgement::None) {
+        if (r.judgement != Judgement::None && !evals[i].pv.empty()) {
             std::erase_if(m.nags, [](int nag) { return nag >= 1 && nag <= 6; });
             m.nags.push_back(judgement_nag(r.judgement));
             const std::vector<Move>& best = evals[i].pv;
