@@ -5,7 +5,7 @@
 #
 #     bash scripts/fuzz.sh [seconds-per-target] [target...]
 #
-# Targets: fen, move, uci (or fen_fuzz, move_fuzz, uci_fuzz); default all three,
+# Targets: fen, move, pgn, uci (or fen_fuzz, ...); default all four,
 # 60 seconds each. Each target starts from a copy of tests/fuzz/corpus/<name> in
 # build-fuzz/fuzz/<target>/corpus, which keeps what it learns between local runs;
 # nothing is written into tests/. Exits non-zero when a regression input fails or a
@@ -18,7 +18,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 usage() {
-    echo "usage: bash scripts/fuzz.sh [seconds-per-target] [fen|move|uci ...]" >&2
+    echo "usage: bash scripts/fuzz.sh [seconds-per-target] [fen|move|pgn|uci ...]" >&2
     exit 2
 }
 
@@ -28,20 +28,21 @@ if [ $# -gt 0 ]; then
     seconds=$1
     shift
 fi
-[ $# -gt 0 ] || set -- fen move uci
+[ $# -gt 0 ] || set -- fen move pgn uci
 targets=()
 for name in "$@"; do
     case ${name%_fuzz} in
-    fen | move | uci) targets+=("${name%_fuzz}") ;;
+    fen | move | pgn | uci) targets+=("${name%_fuzz}") ;;
     *) usage ;;
     esac
 done
 
-# Inputs longer than a FEN, a few moves or a short session only slow the search down.
+# Inputs longer than a FEN, a few moves, a game or a short session only slow the search down.
 max_len() {
     case $1 in
     fen) echo 128 ;;
     move) echo 128 ;;
+    pgn) echo 4096 ;;
     uci) echo 1024 ;;
     esac
 }

@@ -1,6 +1,5 @@
 // Entry point: argv dispatch only. No arguments: the UCI loop on stdin/stdout.
 
-#include <charconv>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -8,6 +7,7 @@
 #include "search/datagen.h"
 #include "search/game_record.h"
 #include "search/tunable.h"
+#include "tools/tools.h"
 #include "uci/uci.h"
 
 namespace {
@@ -16,6 +16,14 @@ int usage() {
     std::cerr << "usage: arbiter                      UCI on standard input and output\n"
                  "       arbiter perft <depth> [fen]  move counts per root move (divide)\n"
                  "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n"
+                 "       arbiter analyse [--fen FEN] [--moves M...] [--depth D | --movetime MS | --nodes N | --infinite]\n"
+                 "                       [--multipv K] [--threads T] [--hash MB]\n"
+                 "                                    a position searched, PVs in SAN, scores from White's side\n"
+                 "       arbiter analyse --pgn FILE [--game N] [--depth D | --movetime MS | --nodes N]\n"
+                 "                       [--side white|black] [--output FILE] [--json] [--plot FILE.png]\n"
+                 "                                    game review: annotated PGN and a summary per side\n"
+                 "       arbiter epd FILE [--depth D | --movetime MS | --nodes N] [--threads T] [--hash MB]\n"
+                 "                                    a test suite (bm / am); last line: <suite>: solved / total\n"
                  "       arbiter datagen --output FILE [--games N] [--threads T] [--soft-nodes N] [--nodes N]\n"
                  "                       [--seed S] [--random-plies P] [--chess960-percent P] [--dfrc-percent P]\n"
                  "                       [--hash MB] [--eval default|hce|NET.anet] [--format abin|agame]\n"
@@ -41,19 +49,11 @@ int main(int argc, char** argv) {
         return 0;
     }
     const std::string_view command = argv[1];
-    if (command == "perft" && argc >= 3) {
-        int depth = 0;
-        const std::string_view text = argv[2];
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
-        if (ec != std::errc() || end != text.data() + text.size()) {
-            std::cerr << "arbiter: perft depth '" << text << "' is not a number\n";
-            return 2;
-        }
-        std::string fen;
-        for (int i = 3; i < argc; ++i) fen += std::string(i > 3 ? " " : "") + argv[i];
-        return arbiter::uci::perft_command(depth, fen, std::cout, std::cerr);
-    }
-    if (command == "bench" && argc <= 3) return arbiter::uci::bench_command(argc == 3 ? argv[2] : "", std::cout, std::cerr);
+    const arbiter::tools::Args args(argv + 2, argv + argc);
+    if (command == "perft") return arbiter::tools::perft_main(args, std::cout, std::cerr);
+    if (command == "bench") return arbiter::tools::bench_main(args, std::cout, std::cerr);
+    if (command == "analyse" || command == "analyze") return arbiter::tools::analyse_main(args, std::cout, std::cerr);
+    if (command == "epd") return arbiter::tools::epd_main(args, std::cout, std::cerr);
     if (command == "spsa" && argc == 2) {
         // OpenBench's SPSA input: name, int, default, min, max, step (c_end), learning rate (r_end).
         for (const arbiter::search::TunableInfo& t : arbiter::search::tunables())

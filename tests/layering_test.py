@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""Fails when a source file includes a header from a layer above its own.
+"""Fails when a source file includes a header from a layer it may not use.
 
-Layers, lowest first: util, chess, eval, search, uci; main.cpp may include anything.
+Layers, lowest first: util, chess, eval, search, then uci and tools side by side: both
+drive the search's engine facade, the text protocol and the command-line tools never
+each other. main.cpp may include anything.
 """
 import pathlib
 import re
 import sys
 
-LAYERS = ["util", "chess", "eval", "search", "uci"]
+# Each layer and the layers it may include (besides itself).
+ALLOWED = {
+    "util": [],
+    "chess": ["util"],
+    "eval": ["util", "chess"],
+    "search": ["util", "chess", "eval"],
+    "uci": ["util", "chess", "eval", "search"],
+    "tools": ["util", "chess", "eval", "search"],
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 
 
@@ -18,13 +28,14 @@ def main() -> int:
         if path.suffix not in (".h", ".cpp") or path.parent == src:
             continue
         layer = path.relative_to(src).parts[0]
-        if layer not in LAYERS:
+        if layer not in ALLOWED:
             problems.append(f"{path}: folder '{layer}' is not a known layer")
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             match = INCLUDE.match(line)
-            if match and match.group(1) in LAYERS and LAYERS.index(match.group(1)) > LAYERS.index(layer):
-                problems.append(f"{path}:{number}: {layer}/ includes {match.group(1)}/ (upward)")
+            target = match.group(1) if match else None
+            if target in ALLOWED and target != layer and target not in ALLOWED[layer]:
+                problems.append(f"{path}:{number}: {layer}/ includes {target}/ (not a layer below it)")
     for problem in problems:
         print(problem)
     print(f"layering: {len(problems)} problem(s)")

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <istream>
 #include <ostream>
 
@@ -17,6 +16,7 @@
 #include "search/bench.h"
 #include "search/strength.h"
 #include "search/tunable.h"
+#include "search/wdl.h"
 #include "util/strings.h"
 
 #ifndef ARBITER_VERSION
@@ -26,8 +26,6 @@
 namespace arbiter::uci {
 
 namespace {
-
-constexpr int MaxPerftDepth = 12;
 
 // Why a move token with capitals is refused: UCI spells moves in lower case only.
 std::string_view case_hint(std::string_view token) {
@@ -43,34 +41,10 @@ std::optional<T> parse_number(std::string_view text) {
     return value;
 }
 
-// A FEN given to `arbiter perft` may be standard or Chess960; it is read as standard
-// first so that standard positions keep the e1g1 castling notation. Perft suites hold
-// positions no game reaches, so any playable position is accepted.
-FenResult read_any_fen(std::string_view fen) {
-    FenResult standard = Position::from_fen(fen, false, FenCheck::Playable);
-    if (standard.position) return standard;
-    FenResult chess960 = Position::from_fen(fen, true, FenCheck::Playable);
-    return chess960.position ? chess960 : standard;
-}
-
-std::string divide_report(const Position& pos, int depth) {
-    std::string text;
-    uint64_t total = 0;
-    for (const auto& [move, nodes] : divide(pos, depth)) {
-        text += fmt::format("{}: {}\n", to_uci(move, pos.chess960()), nodes);
-        total += nodes;
-    }
-    text += fmt::format("\nNodes searched: {}\n", total);
-    return text;
-}
-
-// Win/draw/loss per mille from a score: a logistic model with a draw margin.
+// `wdl W D L` per mille, from the side to move's point of view.
 std::string wdl_text(search::Score score) {
-    if (search::is_mate(score)) return score > 0 ? "1000 0 0" : "0 0 1000";
-    const double margin = 140, scale = 80;
-    const int win = int(std::lround(1000 / (1 + std::exp((margin - score) / scale))));
-    const int loss = int(std::lround(1000 / (1 + std::exp((margin + score) / scale))));
-    return fmt::format("{} {} {}", win, 1000 - win - loss, loss);
+    const search::Wdl wdl = search::wdl_of(score);
+    return fmt::format("{} {} {}", wdl.win, wdl.draw, wdl.loss);
 }
 
 std::string score_text(search::Score score) {
@@ -401,36 +375,6 @@ std::string board_diagram(const Position& pos) {
     }
     text += "   a   b   c   d   e   f   g   h\n";
     return text;
-}
-
-int perft_command(int depth, std::string_view fen, std::ostream& out, std::ostream& err) {
-    if (depth < 1 || depth > MaxPerftDepth) {
-        err << fmt::format("arbiter: perft depth must be from 1 to {}\n", MaxPerftDepth);
-        return 2;
-    }
-    const FenResult start = read_any_fen(fen.empty() ? Position::StartFen : fen);
-    if (!start.position) {
-        err << fmt::format("arbiter: invalid FEN: {}\n", start.error);
-        return 2;
-    }
-    out << divide_report(*start.position, depth);
-    out.flush();
-    return 0;
-}
-
-int bench_command(std::string_view depth_text, std::ostream& out, std::ostream& err) {
-    const auto depth = depth_text.empty() ? std::optional<int>(search::BenchDepth) : parse_number<int>(depth_text);
-    if (!depth || *depth < 1 || *depth > 30) {
-        err << "arbiter: bench depth must be a number from 1 to 30\n";
-        return 2;
-    }
-    const search::BenchResult result = search::run_bench(*depth, [&out](const std::string& line) {
-        out << line << '\n';
-        out.flush();
-    });
-    out << fmt::format("{} nodes {} nps\n", result.nodes, result.nps());
-    out.flush();
-    return 0;
 }
 
 } // namespace arbiter::uci

@@ -62,11 +62,4 @@ private:
 // The board as text, White at the bottom, as printed by `d`.
 std::string board_diagram(const Position& pos);
 
-// Runs a divide from the command line (`arbiter perft <depth> [fen]`). Returns the
-// process exit code; errors go to `err`.
-int perft_command(int depth, std::string_view fen, std::ostream& out, std::ostream& err);
-
-// `arbiter bench [depth]` on the command line. Returns the exit code.
-int bench_command(std::string_view depth, std::ostream& out, std::ostream& err);
-
 } // namespace arbiter::uci

@@ -316,6 +316,28 @@ TEST_CASE("SAN: castling", "[notation]") {
     check_san_error(no_rights, "Kg1", "not legal");
 }
 
+TEST_CASE("SAN: Chess960 castling, king beside its rook and king on its castling square", "[notation]") {
+    // King b1, rooks a1 and g1: O-O-O takes the king to c1 and the rook to d1.
+    const Position pos = parse("rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1", true);
+    CHECK(to_san(pos, Move(B1, A1, Move::Castling)) == "O-O-O");
+    CHECK(to_san(pos, Move(B1, G1, Move::Castling)) == "O-O");
+    check_san_move(pos, "O-O-O", Move(B1, A1, Move::Castling));
+    check_san_move(pos, "0-0", Move(B1, G1, Move::Castling));
+    const Position black = pos.apply(Move(B1, G1, Move::Castling));
+    CHECK(black.piece_on(G1) == make_piece(White, King));
+    CHECK(black.piece_on(F1) == make_piece(White, Rook));
+    CHECK(to_san(black, Move(B8, A8, Move::Castling)) == "O-O-O");
+    check_san_move(black, "O-O-O", Move(B8, A8, Move::Castling));
+
+    // King already on g1: O-O only moves the rook, and is not the king move Kf1.
+    const Position g1 = parse("6kr/8/8/8/8/8/8/6KR w Hh - 0 1", true);
+    CHECK(to_san(g1, Move(G1, H1, Move::Castling)) == "O-O");
+    CHECK(to_san(g1, Move(G1, F1)) == "Kf1");
+    check_san_move(g1, "O-O", Move(G1, H1, Move::Castling));
+    check_san_move(g1, "Kf1", Move(G1, F1));
+    check_san_error(g1, "O-O-O", "not legal");
+}
+
 TEST_CASE("SAN parsing is lenient about what people write", "[notation]") {
     const Position start = Position::startpos();
     check_san_move(start, "e4!?", Move(E2, E4));

@@ -1,0 +1,119 @@
+#include "tools/cli.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "chess/notation.h"
+#include "search/score.h"
+
+namespace arbiter::tools {
+
+namespace {
+
+bool is_flag(std::string_view arg) { return arg.size() > 2 && arg.starts_with("--"); }
+
+} // namespace
+
+template <typename T>
+std::optional<T> parse_number(std::string_view text) {
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+template std::optional<int> parse_number<int>(std::string_view);
+template std::optional<int64_t> parse_number<int64_t>(std::string_view);
+template std::optional<uint64_t> parse_number<uint64_t>(std::string_view);
+
+std::optional<std::string_view> ArgReader::value() {
+    if (done() || is_flag(args_[i_])) return std::nullopt;
+    return args_[i_++];
+}
+
+std::vector<std::string_view> ArgReader::values() {
+    std::vector<std::string_view> out;
+    while (!done() && !is_flag(args_[i_])) out.push_back(args_[i_++]);
+    return out;
+}
+
+template <typename T>
+bool ArgReader::number(std::string_view flag, T min, T max, T& out, std::string& error) {
+    const std::optional<std::string_view> text = value();
+    const std::optional<T> parsed = text ? parse_number<T>(*text) : std::nullopt;
+    if (!parsed || *parsed < min || *parsed > max) {
+        error = text ? fmt::format("{} needs a number from {} to {}, not '{}'", flag, min, max, *text)
+                     : fmt::format("{} needs a number from {} to {}", flag, min, max);
+        return false;
+    }
+    out = *parsed;
+    return true;
+}
+template bool ArgReader::number<int>(std::string_view, int, int, int&, std::string&);
+template bool ArgReader::number<int64_t>(std::string_view, int64_t, int64_t, int64_t&, std::string&);
+template bool ArgReader::number<uint64_t>(std::string_view, uint64_t, uint64_t, uint64_t&, std::string&);
+
+bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& options, bool multipv,
+                      std::string& error) {
+    search::SearchLimits& limits = options.limits;
+    const bool is_limit = flag == "--depth" || flag == "--movetime" || flag == "--nodes" || flag == "--infinite";
+    if (is_limit && options.limited) {
+        error = fmt::format("{}: give only one of --depth, --movetime, --nodes and --infinite", flag);
+        return true;
+    }
+    options.limited |= is_limit;
+    if (flag == "--depth") args.number(flag, 1, search::MaxPly - 1, limits.depth, error);
+    else if (flag == "--movetime") args.number<int64_t>(flag, 1, int64_t(1) << 40, limits.movetime, error);
+    else if (flag == "--nodes") args.number<uint64_t>(flag, 1, uint64_t(1) << 50, limits.nodes, error);
+    else if (flag == "--infinite") limits.infinite = true;
+    else if (flag == "--threads") args.number(flag, 1, 1024, options.threads, error);
+    else if (flag == "--hash") args.number(flag, 1, 65536, options.hash_mb, error);
+    else if (flag == "--multipv" && multipv) args.number(flag, 1, 256, options.multipv, error);
+    else return false;
+    return true;
+}
+
+std::string describe_limit(const search::SearchLimits& limits) {
+    if (limits.depth) return fmt::format("depth {}", limits.depth);
+    if (limits.nodes) return fmt::format("{} nodes", limits.nodes);
+    if (limits.movetime) return fmt::format("{} ms", limits.movetime);
+    return "infinite";
+}
+
+FenResult read_any_fen(std::string_view fen) {
+    FenResult standard = Position::from_fen(fen, false, FenCheck::Playable);
+    if (standard.position) return standard;
+    FenResult chess960 = Position::from_fen(fen, true, FenCheck::Playable);
+    return chess960.position ? chess960 : standard;
+}
+
+std::optional<Move> parse_move(const Position& pos, std::string_view text) {
+    if (const std::optional<Move> uci = parse_uci(pos, text)) return uci;
+    return parse_san(pos, text).move;
+}
+
+std::optional<std::string> read_file(const std::string& path, std::string& error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = fmt::format("'{}' is a directory", path);
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = fmt::format("cannot open '{}'", path);
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        error = fmt::format("cannot read '{}'", path);
+        return std::nullopt;
+    }
+    return text.str();
+}
+
+} // namespace arbiter::tools
