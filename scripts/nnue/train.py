@@ -638,6 +638,12 @@ def train(args) -> int:
             print(f"error: {args.resume} holds a net of hidden size {shape[0]} with {shape[1]} bucket(s); "
                   f"this run asks for {args.hidden} and {args.buckets}", file=sys.stderr)
             return 1
+        if state["model"]["out_weight"].dim() == 1:  # a checkpoint from before output buckets
+            state["model"]["out_weight"] = state["model"]["out_weight"].unsqueeze(0)
+            for moments in state["optimizer"]["state"].values():
+                for key in ("exp_avg", "exp_avg_sq"):
+                    if moments[key].dim() == 1 and moments[key].shape[0] == 2 * args.hidden:
+                        moments[key] = moments[key].unsqueeze(0)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         history = state["history"]
