@@ -80,8 +80,8 @@ ARBITER_AVX2 int64_t output_sum(const int16_t* us, const int16_t* them, const in
     __m256i sum = screlu_dot<H>(us, weights, _mm256_setzero_si256());
     sum = screlu_dot<H>(them, weights + H, sum);
     // The eight i32 lanes widened to i64 and added.
-    __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum)),
-                                    _mm256_cvtepi32_epi64(_mm256_extracti128_si256(sum, 1)));
+    const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum)),
+                                          _mm256_cvtepi32_epi64(_mm256_extracti128_si256(sum, 1)));
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
     return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
 }
