@@ -469,7 +469,13 @@ def plot_history(path, history, title="Arbiter NNUE training") -> None:
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend()
+    # The learning rate at the end of each epoch, on its own axis: the schedule's shape
+    # next to the losses it produced.
+    lr_ax = ax.twinx()
+    lr_ax.plot(epochs, [h["lr"] for h in history], ":", color="grey", label="learning rate (right)")
+    lr_ax.set_ylabel("learning rate")
+    lines = ax.get_lines() + lr_ax.get_lines()
+    ax.legend(lines, [line.get_label() for line in lines])
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
