@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Arbiter's `.anet` network files (numpy only; no torch).
 
-Specified in nets/README.md. Provides:
+Specified in nets/README.md: architecture 1, (768 -> H) x 2 -> 1, and architecture 2,
+the same with 8 output buckets chosen by the piece count; H is one of HIDDEN_SIZES.
+Provides:
     quantise(ft_w, ft_b, out_w, out_b) -> QuantNet     float weights -> integers (clip + round)
     to_bytes(net) / write(path, net)                     header (with CRC-32) + payload
     from_bytes(data) / read(path)                        parse and validate (NetFileError)
@@ -11,7 +13,7 @@ Specified in nets/README.md. Provides:
 Command line:
     netfile.py info NET
     netfile.py eval NET FEN...        one line per FEN: "<cp>\t<fen>" (side to move's view)
-    netfile.py random OUT --seed S
+    netfile.py random OUT --seed S [--hidden H] [--buckets 1|8]
 """
 from __future__ import annotations
 
@@ -30,18 +32,50 @@ import abin  # noqa: E402
 
 MAGIC = b"ARBNNUE\x00"
 FORMAT_VERSION = 1
-ARCH_ID = 1
+ARCH_PLAIN = 1  # one output
+ARCH_BUCKETS = 2  # BUCKETS outputs, one per material bucket (output_bucket)
+ARCH_ID = ARCH_PLAIN
+BUCKETS = 8
 INPUTS = 768
-HIDDEN = 256
+HIDDEN = 256  # gen2-a's
+HIDDEN_SIZES = (128, 256, 384, 512, 768, 1024)  # the engine's kernels (src/eval/nnue/network.h)
 QA = 255
 QB = 64
 HEADER_SIZE = 32
 HEADER_STRUCT = struct.Struct("<8sIIIIII")  # magic, version, arch, hidden, payload size, crc, reserved
 assert HEADER_STRUCT.size == HEADER_SIZE
 
+
+def bucket_count(arch: int) -> int:
+    return BUCKETS if arch == ARCH_BUCKETS else 1
+
+
+def arch_of_buckets(buckets: int) -> int:
+    if buckets not in (1, BUCKETS):
+        raise NetFileError(f"{buckets} output buckets: the format has 1 (architecture 1) or {BUCKETS} (architecture 2)")
+    return ARCH_BUCKETS if buckets == BUCKETS else ARCH_PLAIN
+
+
+def payload_size(arch: int = ARCH_PLAIN, hidden: int = HIDDEN) -> int:
+    b = bucket_count(arch)
+    return (INPUTS * hidden + hidden + b * 2 * hidden) * 2 + 4 * b
+
+
+def output_bucket(piece_count):
+    """Architecture 2's output bucket of a position with piece_count pieces (kings
+    included): (piece_count - 2) // 4, clipped to 0..7. Works on numpy arrays too."""
+    return np.clip((np.asarray(piece_count) - 2) // 4, 0, BUCKETS - 1)
+
+
+def describe(arch: int, hidden: int) -> str:
+    text = f"(768 -> {hidden}) x 2 -> 1"
+    return text + f" x {BUCKETS} output buckets" if arch == ARCH_BUCKETS else text
+
+
 FT_WEIGHT_COUNT = INPUTS * HIDDEN
-PAYLOAD_SIZE = FT_WEIGHT_COUNT * 2 + HIDDEN * 2 + 2 * HIDDEN * 2 + 4
+PAYLOAD_SIZE = payload_size(ARCH_PLAIN, HIDDEN)
 assert PAYLOAD_SIZE == 394756
+assert payload_size(ARCH_BUCKETS, 512) == 803872
 
 # Float clip ranges (the trainer clips to these after every step; quantise clips again).
 FT_CLIP = 1.98  # feature weights and biases
@@ -60,17 +94,48 @@ class NetFileError(ValueError):
 
 @dataclass
 class QuantNet:
-    ft_weights: np.ndarray  # (768, 256) int16, feature-major
-    ft_bias: np.ndarray  # (256,) int16
-    out_weights: np.ndarray  # (512,) int16: 256 for the side to move, then 256 for the other side
-    out_bias: int  # i32
+    """An integer net. out_weights is (buckets, 2H): per bucket, the H weights for the
+    side to move's accumulator, then the other side's; out_bias is (buckets,) int64.
+    A 1-D out_weights (2H,) and a scalar out_bias are taken as one bucket."""
+
+    ft_weights: np.ndarray  # (768, H) int16, feature-major
+    ft_bias: np.ndarray  # (H,) int16
+    out_weights: np.ndarray  # (buckets, 2H) int16
+    out_bias: np.ndarray  # (buckets,) int64, each an i32
+
+    def __post_init__(self):
+        self.out_weights = np.asarray(self.out_weights)
+        if self.out_weights.ndim == 1:
+            self.out_weights = self.out_weights.reshape(1, -1)
+        self.out_bias = np.asarray(self.out_bias, dtype=np.int64).reshape(-1)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.ft_bias.shape[0])
+
+    @property
+    def buckets(self) -> int:
+        return int(self.out_weights.shape[0])
+
+    @property
+    def arch(self) -> int:
+        return arch_of_buckets(self.buckets)
+
+    def bucket(self, piece_count: int) -> int:
+        return int(output_bucket(piece_count)) if self.buckets > 1 else 0
 
     def validate(self) -> None:
-        if self.ft_weights.shape != (INPUTS, HIDDEN) or self.ft_bias.shape != (HIDDEN,):
+        h = self.hidden
+        if h not in HIDDEN_SIZES:
+            raise NetFileError(f"hidden size {h} is not one the engine evaluates {HIDDEN_SIZES}")
+        if self.ft_weights.shape != (INPUTS, h) or self.ft_bias.shape != (h,):
             raise NetFileError("feature transformer has the wrong shape")
-        if self.out_weights.shape != (2 * HIDDEN,):
+        arch_of_buckets(self.buckets)
+        if self.out_weights.shape != (self.buckets, 2 * h):
             raise NetFileError("output weights have the wrong shape")
-        if not -(2**31) <= int(self.out_bias) < 2**31:
+        if self.out_bias.shape != (self.buckets,):
+            raise NetFileError("output biases have the wrong shape")
+        if not ((-(2**31) <= self.out_bias) & (self.out_bias < 2**31)).all():
             raise NetFileError("output bias does not fit i32")
 
 
@@ -84,38 +149,44 @@ def _round(x: np.ndarray) -> np.ndarray:
 
 
 def quantise(ft_w, ft_b, out_w, out_b) -> QuantNet:
-    """Float weights -> integer net. ft_w is (768, 256) feature-major (the transpose of a
-    torch Linear's weight, the same layout as an EmbeddingBag's weight); out_w has 512
-    entries (side to move's 256 first) or shape (1, 512); out_b is a scalar or (1,).
-    Feature weights / biases are clipped to [-1.98, 1.98], output weights to [-1, 1],
-    then multiplied by QA / QB and rounded half away from zero; the output bias is
-    quantised by QA * QB."""
+    """Float weights -> integer net. ft_w is (768, H) feature-major (the transpose of a
+    torch Linear's weight, the same layout as an EmbeddingBag's weight); out_w is
+    (buckets, 2H) (side to move's H first in each row) or, for one bucket, 2H entries;
+    out_b has one entry per bucket (or is a scalar). Feature weights / biases are
+    clipped to [-1.98, 1.98], output weights to [-1, 1], then multiplied by QA / QB and
+    rounded half away from zero; the output biases are quantised by QA * QB."""
     ft_w = np.asarray(ft_w, dtype=np.float64)
     ft_b = np.asarray(ft_b, dtype=np.float64).reshape(-1)
-    out_w = np.asarray(out_w, dtype=np.float64).reshape(-1)
-    out_b = float(np.asarray(out_b, dtype=np.float64).reshape(-1)[0])
-    if ft_w.shape != (INPUTS, HIDDEN):
-        raise NetFileError(f"feature weights must be ({INPUTS}, {HIDDEN}), got {ft_w.shape}")
-    if ft_b.shape != (HIDDEN,) or out_w.shape != (2 * HIDDEN,):
+    h = ft_b.shape[0]
+    out_w = np.asarray(out_w, dtype=np.float64)
+    if out_w.ndim == 1:
+        out_w = out_w.reshape(1, -1)
+    out_b = np.asarray(out_b, dtype=np.float64).reshape(-1)
+    if h not in HIDDEN_SIZES:
+        raise NetFileError(f"hidden size {h} is not one the engine evaluates {HIDDEN_SIZES}")
+    if ft_w.shape != (INPUTS, h):
+        raise NetFileError(f"feature weights must be ({INPUTS}, {h}), got {ft_w.shape}")
+    if out_w.ndim != 2 or out_w.shape[1] != 2 * h or out_b.shape != (out_w.shape[0],):
         raise NetFileError("bias / output weight shapes are wrong")
-    if not (np.isfinite(ft_w).all() and np.isfinite(ft_b).all() and np.isfinite(out_w).all() and np.isfinite(out_b)):
+    arch_of_buckets(out_w.shape[0])
+    if not (np.isfinite(ft_w).all() and np.isfinite(ft_b).all() and np.isfinite(out_w).all() and np.isfinite(out_b).all()):
         raise NetFileError("non-finite weights")
     qw = _round(np.clip(ft_w, -FT_CLIP, FT_CLIP) * QA).astype(np.int16)
     qb = _round(np.clip(ft_b, -FT_CLIP, FT_CLIP) * QA).astype(np.int16)
     qo = _round(np.clip(out_w, -OUT_CLIP, OUT_CLIP) * QB).astype(np.int16)
-    ob = int(_round(out_b * QA * QB))
-    if not -(2**31) <= ob < 2**31:
+    ob = _round(out_b * QA * QB)
+    if not ((-(2**31) <= ob) & (ob < 2**31)).all():
         raise NetFileError(f"output bias {out_b} does not fit i32 after quantisation")
-    return QuantNet(qw, qb, qo, ob)
+    return QuantNet(qw, qb, qo, ob.astype(np.int64))
 
 
 def dequantise(net: QuantNet):
-    """Integer net -> float arrays (ft_w, ft_b, out_w, out_b)."""
+    """Integer net -> float arrays (ft_w, ft_b, out_w (buckets, 2H), out_b (buckets,))."""
     return (
         net.ft_weights.astype(np.float64) / QA,
         net.ft_bias.astype(np.float64) / QA,
         net.out_weights.astype(np.float64) / QB,
-        net.out_bias / (QA * QB),
+        net.out_bias.astype(np.float64) / (QA * QB),
     )
 
 
@@ -129,15 +200,15 @@ def payload_bytes(net: QuantNet) -> bytes:
             np.ascontiguousarray(net.ft_weights, dtype="<i2").tobytes(),
             np.ascontiguousarray(net.ft_bias, dtype="<i2").tobytes(),
             np.ascontiguousarray(net.out_weights, dtype="<i2").tobytes(),
-            struct.pack("<i", int(net.out_bias)),
+            np.ascontiguousarray(net.out_bias, dtype="<i4").tobytes(),
         ]
     )
 
 
 def to_bytes(net: QuantNet) -> bytes:
     payload = payload_bytes(net)
-    assert len(payload) == PAYLOAD_SIZE
-    header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, ARCH_ID, HIDDEN, len(payload), zlib.crc32(payload) & 0xFFFFFFFF, 0)
+    assert len(payload) == payload_size(net.arch, net.hidden)
+    header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, net.arch, net.hidden, len(payload), zlib.crc32(payload) & 0xFFFFFFFF, 0)
     return header + payload
 
 
@@ -161,32 +232,40 @@ def from_bytes(data: bytes) -> QuantNet:
         raise NetFileError(f"bad magic {h['magic']!r}: not an Arbiter network file")
     if h["version"] != FORMAT_VERSION:
         raise NetFileError(f"unsupported format version {h['version']} (expected {FORMAT_VERSION})")
-    if h["arch"] != ARCH_ID:
-        raise NetFileError(f"unsupported architecture id {h['arch']} (expected {ARCH_ID})")
-    if h["hidden"] != HIDDEN:
-        raise NetFileError(f"unsupported hidden size {h['hidden']} (expected {HIDDEN})")
-    if h["payload_size"] != PAYLOAD_SIZE:
-        raise NetFileError(f"payload size field {h['payload_size']} is not {PAYLOAD_SIZE}")
+    arch, hidden = h["arch"], h["hidden"]
+    if arch not in (ARCH_PLAIN, ARCH_BUCKETS):
+        raise NetFileError(f"unsupported architecture id {arch} (expected {ARCH_PLAIN} or {ARCH_BUCKETS})")
+    if hidden not in HIDDEN_SIZES:
+        raise NetFileError(f"unsupported hidden size {hidden} (expected one of {HIDDEN_SIZES})")
+    expected = payload_size(arch, hidden)
+    if h["payload_size"] != expected:
+        raise NetFileError(f"payload size field {h['payload_size']} is not {expected} ({describe(arch, hidden)})")
     if h["reserved"] != 0:
         raise NetFileError(f"reserved header field is {h['reserved']}, not 0")
     actual = len(data) - HEADER_SIZE
-    if actual < PAYLOAD_SIZE:
-        raise NetFileError(f"truncated payload: {actual} bytes, expected {PAYLOAD_SIZE}")
-    if actual > PAYLOAD_SIZE:
-        raise NetFileError(f"{actual - PAYLOAD_SIZE} trailing bytes after the payload")
+    if actual < expected:
+        raise NetFileError(f"truncated payload: {actual} bytes, expected {expected}")
+    if actual > expected:
+        raise NetFileError(f"{actual - expected} trailing bytes after the payload")
     payload = bytes(data[HEADER_SIZE:])
     crc = zlib.crc32(payload) & 0xFFFFFFFF
     if crc != h["crc"]:
         raise NetFileError(f"CRC mismatch: header says {h['crc']:08x}, payload has {crc:08x}")
+    b = bucket_count(arch)
     off = 0
-    ft_w = np.frombuffer(payload, dtype="<i2", count=FT_WEIGHT_COUNT, offset=off).reshape(INPUTS, HIDDEN)
-    off += FT_WEIGHT_COUNT * 2
-    ft_b = np.frombuffer(payload, dtype="<i2", count=HIDDEN, offset=off)
-    off += HIDDEN * 2
-    out_w = np.frombuffer(payload, dtype="<i2", count=2 * HIDDEN, offset=off)
-    off += 2 * HIDDEN * 2
-    (out_b,) = struct.unpack_from("<i", payload, off)
-    return QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), int(out_b))
+    ft_w = np.frombuffer(payload, dtype="<i2", count=INPUTS * hidden, offset=off).reshape(INPUTS, hidden)
+    off += INPUTS * hidden * 2
+    ft_b = np.frombuffer(payload, dtype="<i2", count=hidden, offset=off)
+    off += hidden * 2
+    out_w = np.frombuffer(payload, dtype="<i2", count=b * 2 * hidden, offset=off).reshape(b, 2 * hidden)
+    off += b * 2 * hidden * 2
+    out_b = np.frombuffer(payload, dtype="<i4", count=b, offset=off)
+    net = QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), out_b.astype(np.int64))
+    if (np.abs(net.ft_weights.astype(np.int32)).max() > FT_QMAX or np.abs(net.ft_bias.astype(np.int32)).max() > FT_QMAX
+            or np.abs(net.out_weights.astype(np.int32)).max() > OUT_QMAX):
+        raise NetFileError(f"a weight is outside the ranges the engine accepts (|feature weight, bias| <= {FT_QMAX}, "
+                           f"|output weight| <= {OUT_QMAX})")
+    return net
 
 
 def read(path) -> QuantNet:
@@ -246,15 +325,15 @@ def accumulators(net: QuantNet, position):
 
 def evaluate_detail(net: QuantNet, position) -> dict:
     acc_us, acc_them = accumulators(net, position)
+    hidden = net.hidden
+    bucket = net.bucket(len(features(position)[0]))
     v_us = np.clip(acc_us, 0, QA)
     v_them = np.clip(acc_them, 0, QA)
-    out = net.out_weights.astype(np.int64)
-    total = int((v_us * v_us * out[:HIDDEN]).sum() + (v_them * v_them * out[HIDDEN:]).sum())
-    if not -(2**31) <= total < 2**31:
-        raise OverflowError("output sum outside i32")
-    scaled = trunc_div(total, QA) + int(net.out_bias)
+    out = net.out_weights[bucket].astype(np.int64)
+    total = int((v_us * v_us * out[:hidden]).sum() + (v_them * v_them * out[hidden:]).sum())
+    scaled = trunc_div(total, QA) + int(net.out_bias[bucket])
     cp = trunc_div(scaled * 400, QA * QB)
-    return dict(acc_us=acc_us, acc_them=acc_them, sum=total, scaled=scaled, cp=cp)
+    return dict(acc_us=acc_us, acc_them=acc_them, bucket=bucket, sum=total, scaled=scaled, cp=cp)
 
 
 def evaluate_cp(net: QuantNet, position) -> int:
@@ -262,8 +341,9 @@ def evaluate_cp(net: QuantNet, position) -> int:
 
     position: a FEN string (only board and side to move used) or (pieces, stm).
         acc = bias + sum of weights[f] (i16); v = clamp(acc, 0, QA)
-        sum = sum_i v_us[i]^2 * out[i] + v_them[i]^2 * out[256 + i]   (i32)
-        cp  = (i64(sum / QA) + out_bias) * 400 / (QA * QB)   (C++ division, truncating)"""
+        b   = output bucket of the piece count (architecture 2; else 0)
+        sum = sum_i v_us[i]^2 * out[b][i] + v_them[i]^2 * out[b][H + i]   (exact; the engine sums in i64)
+        cp  = (sum / QA + out_bias[b]) * 400 / (QA * QB)   (C++ division, truncating)"""
     return evaluate_detail(net, position)["cp"]
 
 
@@ -271,33 +351,39 @@ def evaluate_float(net: QuantNet, position) -> float:
     """The float network evaluated on the dequantised weights (400 * y), for comparison."""
     ft_w, ft_b, out_w, out_b = dequantise(net)
     us, them = features(position)
+    bucket = net.bucket(len(us))
+    h = net.hidden
     a = ft_b + ft_w[us].sum(axis=0)
     b = ft_b + ft_w[them].sum(axis=0)
-    y = (np.clip(a, 0, 1) ** 2) @ out_w[:HIDDEN] + (np.clip(b, 0, 1) ** 2) @ out_w[HIDDEN:] + out_b
+    y = (np.clip(a, 0, 1) ** 2) @ out_w[bucket, :h] + (np.clip(b, 0, 1) ** 2) @ out_w[bucket, h:] + out_b[bucket]
     return 400.0 * float(y)
 
 
 # ----------------------------------------------------------------------------- random nets
 
 
-def random_net(seed: int = 0) -> QuantNet:
+def random_net(seed: int = 0, hidden: int = HIDDEN, buckets: int = 1) -> QuantNet:
     """A random valid net whose evaluations spread over a few hundred centipawns.
 
     Feature weights ~ N(0, 25^2) with per-neuron biases in [0, 200), so that a typical
     accumulator of 20-32 features is partly inside (0, 255); output weights mostly
-    uniform in [-20, 20]; 0.1% of the feature weights and 3% of the output weights sit
-    at the limits (+-505, +-64) so that the extremes are exercised; the output bias
-    is chosen so that the start position (White to move) evaluates near 0."""
+    uniform in [-20, 20] (scaled by sqrt(256 / hidden), so larger nets spread alike);
+    0.1% of the feature weights and 3% of the output weights sit at the limits (+-505,
+    +-64) so that the extremes are exercised; each bucket's output bias is chosen so
+    that the start position (White to move) evaluates near 0 with that bucket."""
     rng = np.random.default_rng(seed)
-    ft_w = np.clip(np.rint(rng.normal(0.0, 25.0, (INPUTS, HIDDEN))), -FT_QMAX, FT_QMAX)
-    extreme = rng.random((INPUTS, HIDDEN)) < 0.001
+    ft_w = np.clip(np.rint(rng.normal(0.0, 25.0, (INPUTS, hidden))), -FT_QMAX, FT_QMAX)
+    extreme = rng.random((INPUTS, hidden)) < 0.001
     ft_w[extreme] = rng.choice([-FT_QMAX, FT_QMAX], int(extreme.sum()))
-    ft_b = rng.integers(0, 200, HIDDEN)
-    out_w = rng.integers(-20, 21, 2 * HIDDEN)
-    extreme = rng.random(2 * HIDDEN) < 0.03
+    ft_b = rng.integers(0, 200, hidden)
+    span = max(1, int(round(20 * np.sqrt(256 / hidden))))
+    out_w = rng.integers(-span, span + 1, (buckets, 2 * hidden))
+    extreme = rng.random((buckets, 2 * hidden)) < 0.03
     out_w[extreme] = rng.choice([-OUT_QMAX, OUT_QMAX], int(extreme.sum()))
-    net = QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), 0)
-    net.out_bias = -evaluate_detail(net, START_FEN)["scaled"] + int(rng.integers(-200, 201))
+    net = QuantNet(ft_w.astype(np.int16), ft_b.astype(np.int16), out_w.astype(np.int16), np.zeros(buckets, np.int64))
+    for b in range(buckets):
+        probe = QuantNet(net.ft_weights, net.ft_bias, net.out_weights[b : b + 1], np.zeros(1, np.int64))
+        net.out_bias[b] = -evaluate_detail(probe, START_FEN)["scaled"] + int(rng.integers(-200, 201))
     return net
 
 
@@ -333,6 +419,8 @@ def _main(argv=None) -> int:
     p_rand = sub.add_parser("random", help="write a random valid net")
     p_rand.add_argument("out")
     p_rand.add_argument("--seed", type=int, default=0)
+    p_rand.add_argument("--hidden", type=int, default=HIDDEN, choices=HIDDEN_SIZES)
+    p_rand.add_argument("--buckets", type=int, default=1, choices=(1, BUCKETS))
     args = ap.parse_args(argv)
 
     try:
@@ -344,16 +432,19 @@ def _main(argv=None) -> int:
             print(f"file            {args.net} ({len(data)} bytes)")
             print(f"magic           {h['magic']!r}")
             print(f"version         {h['version']}")
-            print(f"architecture    {h['arch']} ((768 -> {h['hidden']}) x 2 -> 1, SCReLU)")
+            print(f"architecture    {h['arch']} ({describe(h['arch'], h['hidden'])}, SCReLU)")
             print(f"hidden size     {h['hidden']}")
             print(f"payload size    {h['payload_size']}")
             print(f"crc32           {h['crc']:08x} (ok)")
             print(f"reserved        {h['reserved']}")
             print(_stats_line("feature weights", net.ft_weights, FT_QMAX))
             print(_stats_line("feature biases", net.ft_bias, FT_QMAX))
-            print(_stats_line("out weights us", net.out_weights[:HIDDEN], OUT_QMAX))
-            print(_stats_line("out weights them", net.out_weights[HIDDEN:], OUT_QMAX))
-            print(f"output bias     {net.out_bias} ({net.out_bias * 400 / (QA * QB):.2f} cp)")
+            hid = net.hidden
+            for b in range(net.buckets):
+                tag = f" [{b}]" if net.buckets > 1 else ""
+                print(_stats_line(f"out w us{tag}", net.out_weights[b, :hid], OUT_QMAX))
+                print(_stats_line(f"out w them{tag}", net.out_weights[b, hid:], OUT_QMAX))
+                print(f"output bias{tag:5} {net.out_bias[b]} ({net.out_bias[b] * 400 / (QA * QB):.2f} cp)")
             dead = np.all(net.ft_weights == 0, axis=0).sum()
             print(f"all-zero neurons {dead}")
             in_range = (np.abs(net.ft_weights.astype(np.int32)).max() <= FT_QMAX and np.abs(net.ft_bias.astype(np.int32)).max() <= FT_QMAX
@@ -371,13 +462,13 @@ def _main(argv=None) -> int:
                     print(f"{d['cp']}\t{fen}")
                     print(f"  features us   {us}")
                     print(f"  features them {them}")
-                    print(f"  sum {d['sum']}  sum/QA+bias {d['scaled']}  float {evaluate_float(net, fen):.2f} cp")
+                    print(f"  bucket {d['bucket']}  sum {d['sum']}  sum/QA+bias {d['scaled']}  float {evaluate_float(net, fen):.2f} cp")
                 else:
                     print(f"{evaluate_cp(net, fen)}\t{fen}")
         elif args.cmd == "random":
-            net = random_net(args.seed)
+            net = random_net(args.seed, args.hidden, args.buckets)
             write(args.out, net)
-            print(f"wrote {args.out} (seed {args.seed})")
+            print(f"wrote {args.out} ({describe(net.arch, net.hidden)}, seed {args.seed})")
     except (NetFileError, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

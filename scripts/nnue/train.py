@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Trainer of Arbiter's NNUE: (768 -> 256) x 2 -> 1, SCReLU, on `.abin` self-play data.
+"""Trainer of Arbiter's NNUE: (768 -> H) x 2 -> 1 x B, SCReLU, on `.abin` self-play data.
 
     python3 scripts/nnue/train.py --data data/*.abin --epochs 20 --out nets/arbiter-003.anet \
-        --checkpoint run1.pt --plot run1.png
+        --hidden 384 --buckets 8 --checkpoint run1.pt --log run1.log     (loss curve: run1.png)
 
-The float network (nets/README.md):
+The float network (nets/README.md), H = --hidden, B = --buckets (1: architecture 1,
+8: architecture 2, output buckets by material):
     a_us   = b + sum of W[f] over the side to move's active features     (and a_them likewise)
-    y      = sum_i screlu(a_us)_i * w_i + sum_i screlu(a_them)_i * w_{256+i} + c
+    k      = (pieces - 2) // 4 clipped to 0..7 with 8 buckets, else 0
+    y      = sum_i screlu(a_us)_i * w[k]_i + sum_i screlu(a_them)_i * w[k]_{H+i} + c[k]
     screlu(x) = clamp(x, 0, 1)^2, engine score = 400 * y centipawns.
 Loss: mean |sigmoid(y) - target|^p,
     target = lambda * sigmoid(score_stm / 400) + (1 - lambda) * result_stm.
@@ -89,32 +91,40 @@ class SparseSum(torch.autograd.Function):
 
 
 class SCReLUHead(torch.autograd.Function):
-    """y = screlu(acc[:n]) @ w[:h] + screlu(acc[n:]) @ w[h:] (+ bias outside), fused.
+    """y[i] = screlu(acc[i]) @ w[k_i, :h] + screlu(acc[n+i]) @ w[k_i, h:] (+ bias outside),
+    fused; weight is (buckets, 2h), bucket (n,) the output bucket k_i of each position.
 
-    Autograd through clamp / square / matmul makes about a dozen passes over the
-    (2n, h) activations with as many allocations; this makes about six."""
+    All buckets are computed by two small matmuls, (n, h) x (h, buckets), and each
+    position's column picked; the backward scatters grad_y into an (n, buckets) matrix
+    that is zero outside the chosen columns. Autograd through clamp / square / matmul
+    makes about a dozen passes over the (2n, h) activations with as many allocations;
+    this makes about six."""
 
     @staticmethod
-    def forward(ctx, acc, weight):
+    def forward(ctx, acc, weight, bucket):
         n, h = acc.shape[0] // 2, acc.shape[1]
         c = torch.clamp(acc, 0.0, 1.0)
         act = c.square()
-        y = act[:n] @ weight[:h] + act[n:] @ weight[h:]
-        ctx.save_for_backward(acc, c, act, weight)
+        y_all = act[:n] @ weight[:, :h].t() + act[n:] @ weight[:, h:].t()  # (n, buckets)
+        y = y_all.gather(1, bucket.unsqueeze(1)).squeeze(1)
+        ctx.save_for_backward(acc, c, act, weight, bucket)
         return y
 
     @staticmethod
     def backward(ctx, grad_y):
-        acc, c, act, weight = ctx.saved_tensors
+        acc, c, act, weight, bucket = ctx.saved_tensors
         n, h = c.shape[0] // 2, c.shape[1]
-        grad_w = torch.cat([act[:n].t() @ grad_y, act[n:].t() @ grad_y])
+        g = torch.zeros((n, weight.shape[0]), dtype=grad_y.dtype, device=grad_y.device)
+        g.scatter_(1, bucket.unsqueeze(1), grad_y.unsqueeze(1))
+        grad_w = torch.cat([g.t() @ act[:n], g.t() @ act[n:]], dim=1)
         # d screlu / d acc = 2 clamp(acc, 0, 1) up to acc = 1 included (as autograd's clamp,
         # which matters with fake-quantised weights: acc is then often exactly 1), 0 above.
         grad_acc = torch.where(acc > 1.0, torch.zeros((), dtype=c.dtype, device=c.device), c)
+        w = weight[bucket]  # (n, 2h): each position's output row
         g2 = (2.0 * grad_y).unsqueeze(1)
-        grad_acc[:n].mul_(weight[:h]).mul_(g2)
-        grad_acc[n:].mul_(weight[h:]).mul_(g2)
-        return grad_acc, grad_w
+        grad_acc[:n].mul_(w[:, :h]).mul_(g2)
+        grad_acc[n:].mul_(w[:, h:]).mul_(g2)
+        return grad_acc, grad_w, None
 
 
 def fake_quantise(w: torch.Tensor, scale: int) -> torch.Tensor:
@@ -128,16 +138,24 @@ class PerspectiveNet(torch.nn.Module):
     """qat: which weights the forward pass fake-quantises ('none', 'out', 'all'), so that
     the float network the optimiser sees is the one the quantised file will hold."""
 
-    def __init__(self, hidden: int = HIDDEN, init_scale: float = 0.1, seed: int = 0, qat: str = "none"):
+    def __init__(self, hidden: int = HIDDEN, buckets: int = 1, init_scale: float = 0.1, seed: int = 0, qat: str = "none"):
         super().__init__()
+        netfile.arch_of_buckets(buckets)
         self.qat = qat
         g = torch.Generator().manual_seed(seed)
         self.ft_weight = torch.nn.Parameter(torch.randn(INPUTS, hidden, generator=g) * init_scale)
         self.ft_bias = torch.nn.Parameter(torch.rand(hidden, generator=g) * 0.5)
         bound = 1.0 / math.sqrt(2 * hidden)
-        self.out_weight = torch.nn.Parameter((torch.rand(2 * hidden, generator=g) * 2 - 1) * bound)
-        self.out_bias = torch.nn.Parameter(torch.zeros(1))
+        self.out_weight = torch.nn.Parameter((torch.rand(buckets, 2 * hidden, generator=g) * 2 - 1) * bound)
+        self.out_bias = torch.nn.Parameter(torch.zeros(buckets))
         self.hidden = hidden
+        self.buckets = buckets
+
+    def bucket_of(self, pieces: torch.Tensor) -> torch.Tensor:
+        """Output bucket per position from its piece count (netfile.output_bucket)."""
+        if self.buckets == 1:
+            return torch.zeros_like(pieces, dtype=torch.long)
+        return torch.clamp(torch.div(pieces.long() - 2, 4, rounding_mode="floor"), 0, self.buckets - 1)
 
     def effective(self):
         """(ft_weight, ft_bias, out_weight, out_bias) as the forward pass uses them."""
@@ -160,19 +178,22 @@ class PerspectiveNet(torch.nn.Module):
             acc = F.embedding_bag(batch["idx"], fw, per_sample_weights=batch["mask"].to(fw.dtype), mode="sum")
         return acc + fb
 
-    def forward_acc(self, acc: torch.Tensor) -> torch.Tensor:
+    def forward_acc(self, acc: torch.Tensor, pieces: torch.Tensor) -> torch.Tensor:
         ow, ob = self.effective()[2:]
-        return SCReLUHead.apply(acc, ow) + ob
+        bucket = self.bucket_of(pieces)
+        return SCReLUHead.apply(acc, ow, bucket) + ob[bucket]
 
-    def forward_acc_reference(self, acc: torch.Tensor) -> torch.Tensor:
+    def forward_acc_reference(self, acc: torch.Tensor, pieces: torch.Tensor) -> torch.Tensor:
         """The same as forward_acc with plain autograd (for checks)."""
         n = acc.shape[0] // 2
         ow, ob = self.effective()[2:]
+        bucket = self.bucket_of(pieces)
+        w = ow[bucket]
         act = torch.clamp(acc, 0.0, 1.0).square()
-        return act[:n] @ ow[: self.hidden] + act[n:] @ ow[self.hidden :] + ob
+        return (act[:n] * w[:, : self.hidden]).sum(1) + (act[n:] * w[:, self.hidden :]).sum(1) + ob[bucket]
 
     def forward(self, batch) -> torch.Tensor:
-        return self.forward_acc(self.accumulators_from_batch(batch))
+        return self.forward_acc(self.accumulators_from_batch(batch), batch["pieces"])
 
     @torch.no_grad()
     def clip_(self) -> None:
@@ -183,12 +204,13 @@ class PerspectiveNet(torch.nn.Module):
     def float_eval_fen(self, fen: str, raw: bool = False) -> float:
         """400 * y in double precision, as trained (fake quantisation included) or `raw`."""
         us, them = netfile.features(fen)
+        k = int(netfile.output_bucket(len(us))) if self.buckets > 1 else 0
         with torch.no_grad():
             params = (self.ft_weight, self.ft_bias, self.out_weight, self.out_bias) if raw else self.effective()
             w, b, ow, ob = (p.detach().double().cpu() for p in params)
             a = b + w[us].sum(0)
             t = b + w[them].sum(0)
-            y = (a.clamp(0, 1) ** 2) @ ow[: self.hidden] + (t.clamp(0, 1) ** 2) @ ow[self.hidden :] + float(ob)
+            y = (a.clamp(0, 1) ** 2) @ ow[k, : self.hidden] + (t.clamp(0, 1) ** 2) @ ow[k, self.hidden :] + float(ob[k])
         return 400.0 * float(y)
 
     def quantised(self) -> netfile.QuantNet:
@@ -248,6 +270,7 @@ def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_gr
         "kind": "cpu-sparse",
         "flat": torch.from_numpy(flat),
         "offsets": torch.from_numpy(offsets),
+        "pieces": torch.from_numpy(counts[:n].astype(np.int64)),
         "score": torch.from_numpy(score.astype(np.float32)),
         "result": torch.from_numpy(result2.astype(np.float32) * 0.5),
     }
@@ -271,6 +294,7 @@ def dense_batch(feats: torch.Tensor, score: torch.Tensor, result2: torch.Tensor,
     return {
         "kind": "dense",
         "idx": torch.where(mask, both, torch.zeros_like(both)),
+        "pieces": mask[: feats.shape[0]].sum(1),
         "mask": mask.float(),
         "score": score.to(device, non_blocking=True).float(),
         "result": result2.to(device, non_blocking=True).float() * 0.5,
@@ -408,16 +432,17 @@ def check_gradients(seed: int = 1) -> None:
     batch = cpu_batch(feats, score, result2, with_grad_prep=True)
     batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
     for qat in ("none", "all"):
-        model = PerspectiveNet(seed=seed, qat=qat).double()
-        loss_fn(model(batch), batch, 0.75, 2.0).backward()
-        grads = [p.grad.clone() for p in model.parameters()]
-        model.zero_grad()
-        fw, fb = model.effective()[:2]
-        acc = F.embedding_bag(batch["flat"], fw, batch["offsets"], mode="sum") + fb
-        loss_fn(model.forward_acc_reference(acc), batch, 0.75, 2.0).backward()
-        err = max(float((g - p.grad).abs().max()) for g, p in zip(grads, model.parameters()))
-        if not err < 1e-12:
-            raise RuntimeError(f"gradient check failed (qat {qat}): max error {err}")
+        for buckets in (1, netfile.BUCKETS):
+            model = PerspectiveNet(hidden=128, buckets=buckets, seed=seed, qat=qat).double()
+            loss_fn(model(batch), batch, 0.75, 2.0).backward()
+            grads = [p.grad.clone() for p in model.parameters()]
+            model.zero_grad()
+            fw, fb = model.effective()[:2]
+            acc = F.embedding_bag(batch["flat"], fw, batch["offsets"], mode="sum") + fb
+            loss_fn(model.forward_acc_reference(acc, batch["pieces"]), batch, 0.75, 2.0).backward()
+            err = max(float((g - p.grad).abs().max()) for g, p in zip(grads, model.parameters()))
+            if not err < 1e-12:
+                raise RuntimeError(f"gradient check failed (qat {qat}, {buckets} buckets): max error {err}")
 
 
 def save_checkpoint(path, state) -> None:
@@ -426,7 +451,7 @@ def save_checkpoint(path, state) -> None:
     os.replace(tmp, path)
 
 
-def plot_history(path, history) -> None:
+def plot_history(path, history, title="Arbiter NNUE training") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -439,21 +464,33 @@ def plot_history(path, history) -> None:
     ax.set_xlabel("epoch")
     ax.set_ylabel("loss")
     ax.set_yscale("log")
-    ax.set_title("Arbiter NNUE training")
+    ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend()
+    # The learning rate at the end of each epoch, on its own axis: the schedule's shape
+    # next to the losses it produced.
+    lr_ax = ax.twinx()
+    lr_ax.plot(epochs, [h["lr"] for h in history], ":", color="grey", label="learning rate (right)")
+    lr_ax.set_ylabel("learning rate")
+    lines = ax.get_lines() + lr_ax.get_lines()
+    ax.legend(lines, [line.get_label() for line in lines])
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
 def parse_args(argv=None):
-    ap = argparse.ArgumentParser(description="Train Arbiter's (768 -> 256) x 2 -> 1 NNUE on .abin data")
+    ap = argparse.ArgumentParser(description="Train Arbiter's (768 -> H) x 2 -> 1 x B NNUE on .abin data")
     ap.add_argument("--data", nargs="+", required=True, help=".abin files")
     ap.add_argument("--out", default="net.anet", help="quantised network to write (default net.anet)")
+    ap.add_argument("--hidden", type=int, default=netfile.HIDDEN, choices=netfile.HIDDEN_SIZES,
+                    help="neurons per perspective (default 256)")
+    ap.add_argument("--buckets", type=int, default=netfile.BUCKETS, choices=(1, netfile.BUCKETS),
+                    help="output buckets by piece count: 8 (architecture 2, default) or 1 (architecture 1, as gen2-a)")
+    ap.add_argument("--log", default=None,
+                    help="copy everything printed to this file; the loss curve goes next to it (same name, .png)")
     ap.add_argument("--epochs", type=int, default=10, help="total epochs (also when resuming)")
     ap.add_argument("--batch-size", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
@@ -486,12 +523,31 @@ def parse_args(argv=None):
     ap.add_argument("--init-scale", type=float, default=0.1, help="std of the initial feature weights")
     ap.add_argument("--mirror", action="store_true",
                     help="augment: mirror each training position left-right (files a <-> h) with probability 1/2")
-    ap.add_argument("--plot", default=None, help="write the loss curves to this PNG")
+    ap.add_argument("--plot", default=None, help="write the loss curves to this PNG (default with --log: beside the log)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines within an epoch")
     args = ap.parse_args(argv)
     if args.power <= 0 or not 0 <= args.lam <= 1 or not 0 <= args.val_fraction < 1 or args.batch_size < 1:
         ap.error("bad --power / --lambda / --val-fraction / --batch-size")
+    if args.log and not args.plot:
+        args.plot = os.path.splitext(args.log)[0] + ".png"
     return args
+
+
+class Tee:
+    """stdout copied to a log file (appended: a resumed run continues its log)."""
+
+    def __init__(self, path, stream):
+        self.file = open(path, "a", encoding="utf-8")
+        self.stream = stream
+
+    def write(self, text):
+        self.stream.write(text)
+        self.file.write(text)
+        return len(text)
+
+    def flush(self):
+        self.stream.flush()
+        self.file.flush()
 
 
 def tune_malloc() -> None:
@@ -511,6 +567,20 @@ def tune_malloc() -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if not args.log:
+        return train(args)
+    saved = sys.stdout
+    sys.stdout = Tee(args.log, saved)
+    try:
+        print(f"== {time.strftime('%Y-%m-%d %H:%M:%S')} train.py {' '.join(sys.argv[1:] if argv is None else argv)}")
+        return train(args)
+    finally:
+        sys.stdout.flush()
+        sys.stdout.file.close()
+        sys.stdout = saved
+
+
+def train(args) -> int:
     t_start = time.time()
     tune_malloc()
     torch.set_num_threads(max(1, args.threads))
@@ -555,7 +625,10 @@ def main(argv=None) -> int:
         check_gradients()
     source = BatchSource(data, device, on_device, dense=args.dense_batches)
 
-    model = PerspectiveNet(init_scale=args.init_scale, seed=args.seed, qat=args.qat).to(device)
+    model = PerspectiveNet(hidden=args.hidden, buckets=args.buckets, init_scale=args.init_scale, seed=args.seed,
+                           qat=args.qat).to(device)
+    print(f"network: {netfile.describe(netfile.arch_of_buckets(args.buckets), args.hidden)} "
+          f"(architecture {netfile.arch_of_buckets(args.buckets)})")
     decay = [model.ft_weight, model.out_weight]
     no_decay = [model.ft_bias, model.out_bias]
     optimizer = torch.optim.AdamW(
@@ -566,6 +639,17 @@ def main(argv=None) -> int:
     step = 0
     if args.resume:
         state = torch.load(args.resume, map_location=device)
+        shape = (state.get("hidden", netfile.HIDDEN), state.get("buckets", 1))
+        if shape != (args.hidden, args.buckets):
+            print(f"error: {args.resume} holds a net of hidden size {shape[0]} with {shape[1]} bucket(s); "
+                  f"this run asks for {args.hidden} and {args.buckets}", file=sys.stderr)
+            return 1
+        if state["model"]["out_weight"].dim() == 1:  # a checkpoint from before output buckets
+            state["model"]["out_weight"] = state["model"]["out_weight"].unsqueeze(0)
+            for moments in state["optimizer"]["state"].values():
+                for key in ("exp_avg", "exp_avg_sq"):
+                    if moments[key].dim() == 1 and moments[key].shape[0] == 2 * args.hidden:
+                        moments[key] = moments[key].unsqueeze(0)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         history = state["history"]
@@ -616,9 +700,11 @@ def main(argv=None) -> int:
               f"lr {lr_now:.2e}, {dt:.1f}s, {loss_n / dt:.0f} pos/s", flush=True)
         if args.checkpoint:
             save_checkpoint(args.checkpoint, dict(model=model.state_dict(), optimizer=optimizer.state_dict(), history=history,
-                                                  epoch=epoch + 1, step=step, positions=n, seed=args.seed, args=vars(args)))
+                                                  epoch=epoch + 1, step=step, positions=n, seed=args.seed, args=vars(args),
+                                                  hidden=args.hidden, buckets=args.buckets))
         if args.plot:
-            plot_history(args.plot, history)
+            plot_history(args.plot, history, f"Arbiter NNUE {netfile.describe(netfile.arch_of_buckets(args.buckets), args.hidden)}\n"
+                                             f"lambda {args.lam}, {args.lr_schedule} schedule, peak lr {args.lr}, batch {args.batch_size}")
 
     # ------------------------------------------------------------------ output
     model = model.cpu()
@@ -629,7 +715,8 @@ def main(argv=None) -> int:
 
     print()
     print("== summary ==")
-    print(f"net:            {args.out} ({os.path.getsize(args.out)} bytes)")
+    print(f"net:            {args.out} ({os.path.getsize(args.out)} bytes), "
+          f"{netfile.describe(qnet.arch, qnet.hidden)}, architecture {qnet.arch}")
     print(f"data:           {' '.join(args.data)}")
     print(f"positions:      {n} (train {len(train_ids)}, validation {n_val}: {args.val_split})")
     print(f"epochs:         {len(history)} of {args.epochs} (this run: {end_epoch - start_epoch}), batch {args.batch_size}")
@@ -639,6 +726,8 @@ def main(argv=None) -> int:
         print(f"final loss:     train {history[-1]['train_loss']:.6f}, validation {history[-1]['val_loss']:.6f}")
     if trained_positions:
         print(f"throughput:     {trained_positions / train_time:.0f} positions/s on {device} ({torch.get_num_threads()} threads)")
+    if args.plot and history:
+        print(f"loss curve:     {args.plot}")
     print(f"time:           {total_time:.1f}s total")
     print()
     print(f"qat: {args.qat}. float = the trained float net (with its fake quantisation), raw = without it,")

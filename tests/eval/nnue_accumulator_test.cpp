@@ -22,7 +22,13 @@ using namespace arbiter::eval::nnue;
 
 namespace {
 
-bool same(const Accumulator& a, const Accumulator& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+// The first `hidden` values of each perspective: the rest of an Accumulator is unused.
+bool same(const Accumulator& a, const Accumulator& b, int hidden) {
+    return std::memcmp(a.values[0], b.values[0], size_t(hidden) * 2) == 0
+           && std::memcmp(a.values[1], b.values[1], size_t(hidden) * 2) == 0;
+}
+
+int pieces(const Position& pos) { return popcount(pos.occupied()); }
 
 Accumulator fresh(const Network& net, const Position& pos) {
     Accumulator acc;
@@ -87,8 +93,8 @@ Move pick_move(const MoveList& moves, std::mt19937& rng) {
 void check_top(AccumulatorStack& stack, const Network& net, const Position& pos) {
     const Accumulator expected = fresh(net, pos);
     INFO(pos.fen() << " at depth " << stack.depth());
-    REQUIRE(same(stack.current(), expected));
-    REQUIRE(stack.evaluate(pos) == evaluate(net, expected, pos.side_to_move()));
+    REQUIRE(same(stack.current(), expected, net.hidden_size()));
+    REQUIRE(stack.evaluate(pos) == evaluate(net, expected, pos.side_to_move(), pieces(pos)));
 }
 
 // A random walk through the tree below `root`: moves, null moves and returns to the
@@ -98,10 +104,10 @@ void check_top(AccumulatorStack& stack, const Network& net, const Position& pos)
 // root (castling); a deep one climbs to the stack's capacity.
 enum class Walk { Shallow, Deep };
 
-void random_walk(const Network& net, const Kernels& kernels, const Position& root, uint32_t seed, int steps,
+void random_walk(const Network& net, Isa isa, const Position& root, uint32_t seed, int steps,
                  Walk walk, Coverage& cov) {
     std::mt19937 rng(seed);
-    AccumulatorStack stack(kernels);
+    AccumulatorStack stack(isa);
     stack.reset(net, root);
     std::vector<Position> path{root};
     int pushes_since_check = 0;
@@ -167,39 +173,79 @@ TEST_CASE("a tiny hand-made net evaluates as the spec's formula says", "[nnue]")
     REQUIRE(feature_index(White, WKing, E1) == 324);
 
     SECTION("one neuron inside the clamp; both divisions truncate toward zero") {
-        net->feature_weights[324 * HiddenSize + 0] = 200;
+        net->feature_weights[324 * 256 + 0] = 200;
         net->output_weights[0] = 37;                // side to move's accumulator
-        net->output_weights[HiddenSize + 0] = -50;  // the other side's
+        net->output_weights[256 + 0] = -50;  // the other side's
         const Accumulator acc = fresh(*net, white_to_move);
         CHECK(acc.values[White][0] == 200);
         CHECK(acc.values[Black][0] == 0);
         // White to move: 200^2 * 37 = 1480000; / 255 = 5803; 5803 * 400 / 16320 = 142.2 -> 142.
-        CHECK(evaluate(*net, acc, White) == 142);
+        CHECK(evaluate(*net, acc, White, 2) == 142);
         // Black to move: 200^2 * -50 = -2000000; / 255 = -7843 (not -7844);
         // -7843 * 400 / 16320 = -192.2 -> -192 (not -193).
-        CHECK(evaluate(*net, fresh(*net, black_to_move), Black) == -192);
+        CHECK(evaluate(*net, fresh(*net, black_to_move), Black, 2) == -192);
         CHECK(evaluate(*net, white_to_move) == 142);
         CHECK(evaluate(*net, black_to_move) == -192);
         // With an output bias of 1000: (5803 + 1000) * 400 / 16320 = 166.7 -> 166 and
         // (-7843 + 1000) * 400 / 16320 = -167.7 -> -167.
-        net->output_bias = 1000;
-        CHECK(evaluate(*net, acc, White) == 166);
-        CHECK(evaluate(*net, acc, Black) == -167);
+        net->output_biases[0] = 1000;
+        CHECK(evaluate(*net, acc, White, 2) == 166);
+        CHECK(evaluate(*net, acc, Black, 2) == -167);
+        // One output: the piece count changes nothing.
+        CHECK(evaluate(*net, acc, White, 32) == 166);
     }
     SECTION("the clamp: above QA counts as QA, below zero as zero") {
         net->feature_biases[1] = -40;
-        net->feature_weights[324 * HiddenSize + 1] = 300;
+        net->feature_weights[324 * 256 + 1] = 300;
         net->output_weights[1] = 3;
-        net->output_weights[HiddenSize + 1] = 64;
+        net->output_weights[256 + 1] = 64;
         const Accumulator acc = fresh(*net, white_to_move);
         CHECK(acc.values[White][1] == 260);
         CHECK(acc.values[Black][1] == -40);
         // White to move: 255^2 * 3 = 195075; / 255 = 765; 765 * 400 / 16320 = 18.75 -> 18
         // (Black's -40 clamps to 0).
-        CHECK(evaluate(*net, acc, White) == 18);
+        CHECK(evaluate(*net, acc, White, 2) == 18);
         // Black to move: 0 + 255^2 * 64 = 4161600; / 255 = 16320; 16320 * 400 / 16320 = 400.
-        CHECK(evaluate(*net, acc, Black) == 400);
+        CHECK(evaluate(*net, acc, Black, 2) == 400);
     }
+}
+
+TEST_CASE("a bucketed net evaluates with the bucket of the piece count", "[nnue]") {
+    Network net(Architecture::MaterialBuckets, 384);
+    // Every bucket b: bias (b + 1) * 16320 / 4, i.e. (b + 1) * 100 cp with a zero sum;
+    // neuron 0 of the White king on e1 feeds only bucket 1's weight.
+    for (int b = 0; b < MaterialBucketCount; ++b) net.output_biases[b] = (b + 1) * QA * QB / 4;
+    net.feature_weights[324 * 384 + 0] = 100;
+    net.output_weights[1 * 768 + 0] = 10;  // bucket 1, side to move's accumulator
+    const Position kings = test::parse_fen("k7/8/8/8/8/8/8/4K3 w - - 0 1");            // 2 pieces: bucket 0
+    const Position six = test::parse_fen("k7/8/8/8/8/8/PPPP4/4K3 w - - 0 1");          // 6 pieces: bucket 1
+    const Position full = test::parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");  // 32: 7
+    CHECK(evaluate(net, kings) == 100);
+    // Bucket 1: 100^2 * 10 = 100000; / 255 = 392; (392 + 8160) * 400 / 16320 = 209.6 -> 209.
+    CHECK(evaluate(net, six) == 209);
+    CHECK(evaluate(net, full) == 800);
+    AccumulatorStack stack;
+    stack.reset(net, six);
+    CHECK(stack.evaluate(six) == 209);
+    Accumulator acc;
+    refresh(net, six, acc);
+    for (int pieces = 2; pieces <= 32; ++pieces)
+        CHECK(evaluate(net, acc, White, pieces) == (output_bucket(pieces) == 1 ? 209 : (output_bucket(pieces) + 1) * 100));
+}
+
+TEST_CASE("the incremental stack matches refresh with bucketed nets of other sizes", "[nnue]") {
+    Coverage cov;
+    uint32_t seed = 300;
+    const std::vector<Position> starts = start_positions();
+    for (const int hidden : {384, 512}) {
+        const auto net = test::random_network(uint32_t(hidden), Architecture::MaterialBuckets, hidden);
+        for (size_t i = 0; i < starts.size(); i += 3) {
+            random_walk(*net, best_isa(), starts[i], seed++, 400, Walk::Shallow, cov);
+            random_walk(*net, Isa::Scalar, starts[i], seed++, 200, Walk::Deep, cov);
+        }
+    }
+    CHECK(cov.checks > 1000);
+    CHECK(cov.lazy_batches > 100);
 }
 
 TEST_CASE("the incremental stack matches refresh over random games", "[nnue]") {
@@ -207,9 +253,9 @@ TEST_CASE("the incremental stack matches refresh over random games", "[nnue]") {
     Coverage cov;
     uint32_t seed = 100;
     for (const Position& start : start_positions()) {
-        random_walk(*net, active_kernels(), start, seed++, 1000, Walk::Shallow, cov);
-        random_walk(*net, active_kernels(), start, seed++, 500, Walk::Deep, cov);
-        random_walk(*net, scalar::kernels, start, seed++, 300, Walk::Shallow, cov);
+        random_walk(*net, best_isa(), start, seed++, 1000, Walk::Shallow, cov);
+        random_walk(*net, best_isa(), start, seed++, 500, Walk::Deep, cov);
+        random_walk(*net, Isa::Scalar, start, seed++, 300, Walk::Shallow, cov);
     }
     INFO("castling " << cov.castling << ", Chess960 castling " << cov.castling960 << " (" << cov.castling960_piece_stays
                      << " with a piece staying), en passant " << cov.en_passant << ", promotion captures "
@@ -232,7 +278,7 @@ namespace {
 void walk_with_guards(AccumulatorStack& stack, const Network& net, const Position& pos, int depth, int& leaves) {
     if (depth == 0) {
         ++leaves;
-        const int expected = evaluate(net, fresh(net, pos), pos.side_to_move());
+        const int expected = evaluate(net, fresh(net, pos), pos.side_to_move(), pieces(pos));
         if (stack.evaluate(pos) != expected) FAIL("incremental evaluation differs at " << pos.fen());
         return;
     }
@@ -262,7 +308,7 @@ TEST_CASE("guards pop what they push; only the leaves are computed", "[nnue]") {
         walk_with_guards(stack, *net, root, 3, leaves);
         CHECK(leaves > 100);
         CHECK(stack.depth() == 0);
-        CHECK(stack.evaluate(root) == evaluate(*net, fresh(*net, root), root.side_to_move()));
+        CHECK(stack.evaluate(root) == evaluate(*net, fresh(*net, root), root.side_to_move(), pieces(root)));
     }
 }
 
@@ -277,9 +323,9 @@ TEST_CASE("a position and its colour-flipped mirror evaluate the same", "[nnue]"
             const Accumulator a = fresh(*net, pos), b = fresh(*net, mirror);
             INFO(pos.fen() << "  vs  " << mirror.fen());
             // Each side's view of one board is the other side's view of the mirror.
-            CHECK(std::memcmp(a.values[White], b.values[Black], sizeof a.values[White]) == 0);
-            CHECK(std::memcmp(a.values[Black], b.values[White], sizeof a.values[Black]) == 0);
-            CHECK(evaluate(*net, a, pos.side_to_move()) == evaluate(*net, b, mirror.side_to_move()));
+            CHECK(std::memcmp(a.values[White], b.values[Black], 2 * size_t(net->hidden_size())) == 0);
+            CHECK(std::memcmp(a.values[Black], b.values[White], 2 * size_t(net->hidden_size())) == 0);
+            CHECK(evaluate(*net, a, pos.side_to_move(), pieces(pos)) == evaluate(*net, b, mirror.side_to_move(), pieces(mirror)));
             ++compared;
             const MoveList moves = legal_moves(pos);
             if (moves.empty()) break;

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,11 +21,14 @@ using Catch::Matchers::Contains;
 namespace {
 
 bool same_weights(const Network& a, const Network& b) {
-    return std::memcmp(a.feature_weights, b.feature_weights, sizeof a.feature_weights) == 0
-           && std::memcmp(a.feature_biases, b.feature_biases, sizeof a.feature_biases) == 0
-           && std::memcmp(a.output_weights, b.output_weights, sizeof a.output_weights) == 0
-           && a.output_bias == b.output_bias;
+    return a.architecture() == b.architecture() && a.hidden_size() == b.hidden_size()
+           && std::ranges::equal(a.feature_weights, b.feature_weights)
+           && std::ranges::equal(a.feature_biases, b.feature_biases)
+           && std::ranges::equal(a.output_weights, b.output_weights)
+           && std::ranges::equal(a.output_biases, b.output_biases);
 }
+
+bool aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
 
 // The error load_network gives for `bytes`, which must be refused.
 std::string refusal(const std::vector<std::byte>& bytes) {
@@ -67,13 +71,51 @@ TEST_CASE("crc32 is zlib's", "[nnue]") {
 TEST_CASE("a well-formed network loads with every weight in place", "[nnue]") {
     const auto net = test::random_network(1);
     const std::vector<std::byte> bytes = test::serialise(*net);
-    REQUIRE(bytes.size() == HeaderSize + PayloadSize);
+    REQUIRE(bytes.size() == HeaderSize + 394756);
     const LoadResult result = load_network(bytes);
     INFO(result.error);
     REQUIRE(result.net != nullptr);
     CHECK(result.error.empty());
     CHECK(same_weights(*result.net, *net));
-    CHECK(reinterpret_cast<uintptr_t>(result.net.get()) % 64 == 0);
+    CHECK(result.net->architecture() == Architecture::Plain);
+    CHECK(result.net->buckets() == 1);
+}
+
+TEST_CASE("bucketed networks of every hidden size load with every weight in place", "[nnue]") {
+    for (const Architecture arch : {Architecture::Plain, Architecture::MaterialBuckets})
+        for (const int hidden : HiddenSizes) {
+            INFO("architecture " << int(arch) << ", hidden size " << hidden);
+            const auto net = test::random_network(uint32_t(hidden), arch, hidden);
+            const std::vector<std::byte> bytes = test::serialise(*net);
+            REQUIRE(bytes.size() == HeaderSize + payload_size(arch, hidden));
+            const LoadResult result = load_network(bytes);
+            INFO(result.error);
+            REQUIRE(result.net != nullptr);
+            CHECK(same_weights(*result.net, *net));
+            const Network& n = *result.net;
+            CHECK(n.buckets() == (arch == Architecture::MaterialBuckets ? 8 : 1));
+            CHECK(n.output_weights.size() == size_t(n.buckets() * 2 * hidden));
+            CHECK(n.output_biases.size() == size_t(n.buckets()));
+            CHECK(aligned(n.feature_weights.data()));
+            CHECK(aligned(n.feature_row(767)));
+            CHECK(aligned(n.feature_biases.data()));
+            for (int b = 0; b < n.buckets(); ++b) CHECK(aligned(n.output_row(b)));
+        }
+    CHECK(payload_size(Architecture::MaterialBuckets, 256) == 401952);
+    CHECK(payload_size(Architecture::MaterialBuckets, 384) == 602912);
+    CHECK(payload_size(Architecture::MaterialBuckets, 512) == 803872);
+}
+
+TEST_CASE("output buckets follow the piece count as nets/README.md says", "[nnue]") {
+    // (pieces - 2) / 4: 2-5 -> 0, 6-9 -> 1, ..., 26-29 -> 6, 30-32 -> 7.
+    const int expected[33] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
+                              4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7};
+    for (int pieces = 2; pieces <= 32; ++pieces) CHECK(output_bucket(pieces) == expected[pieces]);
+    const Network plain(Architecture::Plain, 256), bucketed(Architecture::MaterialBuckets, 384);
+    CHECK(plain.bucket(32) == 0);
+    CHECK(plain.bucket(2) == 0);
+    CHECK(bucketed.bucket(32) == 7);
+    CHECK(bucketed.bucket(9) == 1);
 }
 
 TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
@@ -100,10 +142,23 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
     SECTION("wrong architecture id") {
         test::set_u32(bytes, 12, 7);
         CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 7"));
+        test::set_u32(bytes, 12, 0);
+        CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 0"));
     }
-    SECTION("wrong hidden size") {
+    SECTION("unsupported hidden size") {
+        test::set_u32(bytes, 16, 320);
+        CHECK_THAT(refusal(bytes), Contains("unsupported hidden size 320 (this build evaluates 128, 256, 384, 512, 768, 1024)"));
+        test::set_u32(bytes, 16, 0xFFFFFF00u);
+        CHECK_THAT(refusal(bytes), Contains("unsupported hidden size 4294967040"));
+    }
+    SECTION("hidden size or architecture that does not match the payload") {
         test::set_u32(bytes, 16, 512);
-        CHECK_THAT(refusal(bytes), Contains("wrong hidden size 512"));
+        CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 394756 bytes, "
+                                            "(768 -> 512) x 2 -> 1 needs 789508"));
+        bytes = good;
+        test::set_u32(bytes, 12, 2);
+        CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 394756 bytes, "
+                                            "(768 -> 256) x 2 -> 1 x 8 output buckets needs 401952"));
     }
     SECTION("payload size field disagrees with the architecture") {
         test::set_u32(bytes, 20, 394754);
@@ -133,7 +188,7 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
     }
     SECTION("weights outside the ranges the kernels rely on") {
         auto bad = test::random_network(2);
-        bad->feature_weights[5 * HiddenSize + 3] = FeatureWeightLimit + 1;
+        bad->feature_weights[5 * 256 + 3] = FeatureWeightLimit + 1;
         CHECK_THAT(refusal(test::serialise(*bad)), Contains("feature weight 1283 (feature 5, neuron 3) is 506"));
         bad = test::random_network(2);
         bad->feature_biases[9] = -FeatureWeightLimit - 1;
@@ -141,6 +196,25 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
         bad = test::random_network(2);
         bad->output_weights[300] = OutputWeightLimit + 1;
         CHECK_THAT(refusal(test::serialise(*bad)), Contains("output weight 300 is 65"));
+        bad = test::random_network(2, Architecture::MaterialBuckets, 384);
+        bad->output_weights[5 * 768 + 10] = -OutputWeightLimit - 1;
+        CHECK_THAT(refusal(test::serialise(*bad)), Contains("output weight 3850 (bucket 5, weight 10) is -65"));
+        bad = test::random_network(2, Architecture::MaterialBuckets, 512);
+        bad->feature_weights[700 * 512 + 511] = -FeatureWeightLimit - 1;
+        CHECK_THAT(refusal(test::serialise(*bad)), Contains("(feature 700, neuron 511) is -506"));
+    }
+    SECTION("damage to a bucketed net") {
+        const auto net8 = test::random_network(4, Architecture::MaterialBuckets, 512);
+        bytes = test::serialise(*net8);
+        REQUIRE(load_network(bytes).net != nullptr);
+        bytes[bytes.size() - 3] ^= std::byte{0x40};  // inside the last output bias
+        CHECK_THAT(refusal(bytes), Contains("CRC mismatch"));
+        bytes.resize(bytes.size() - 4);
+        CHECK_THAT(refusal(bytes), Contains("truncated: the payload has 803868 of its 803872 bytes"));
+        bytes = test::serialise(*net8);
+        test::set_u32(bytes, 12, 1);
+        CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 803872 bytes, "
+                                            "(768 -> 512) x 2 -> 1 needs 789508"));
     }
     // Every damage above leaves the rest intact: the original still loads.
     CHECK(load_network(good).net != nullptr);

@@ -16,11 +16,12 @@ namespace arbiter::test {
 // Mostly small feature weights, so accumulators often land inside the clamp's [0, QA]
 // where the output is sensitive to every bit, with a sprinkling of extreme values
 // (the limits themselves included) to exercise the clamp and the range bounds.
-inline std::unique_ptr<eval::nnue::Network> random_network(uint32_t seed) {
+inline std::unique_ptr<eval::nnue::Network> random_network(
+    uint32_t seed, eval::nnue::Architecture architecture = eval::nnue::Architecture::Plain, int hidden = 256) {
     using namespace eval::nnue;
     std::mt19937 rng(seed);
     auto uniform = [&](int lo, int hi) { return int16_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
-    auto net = std::make_unique<Network>();
+    auto net = std::make_unique<Network>(architecture, hidden);
     for (int16_t& w : net->feature_weights)
         w = rng() % 100 == 0 ? uniform(-FeatureWeightLimit, FeatureWeightLimit) : uniform(-48, 48);
     net->feature_weights[0] = FeatureWeightLimit;
@@ -29,7 +30,17 @@ inline std::unique_ptr<eval::nnue::Network> random_network(uint32_t seed) {
     for (int16_t& w : net->output_weights) w = uniform(-OutputWeightLimit, OutputWeightLimit);
     net->output_weights[0] = OutputWeightLimit;
     net->output_weights[1] = -OutputWeightLimit;
-    net->output_bias = std::uniform_int_distribution<int32_t>(-20000, 20000)(rng);
+    for (int32_t& b : net->output_biases) b = std::uniform_int_distribution<int32_t>(-20000, 20000)(rng);
+    return net;
+}
+
+// The worst case of the output layer: every output weight at +QB (or -QB), for nets
+// whose accumulators sit at or above QA, so every term is 255^2 * 64.
+inline std::unique_ptr<eval::nnue::Network> extreme_network(eval::nnue::Architecture architecture, int hidden, int sign) {
+    using namespace eval::nnue;
+    auto net = std::make_unique<Network>(architecture, hidden);
+    for (int16_t& b : net->feature_biases) b = FeatureWeightLimit;
+    for (int16_t& w : net->output_weights) w = int16_t(sign * OutputWeightLimit);
     return net;
 }
 
@@ -58,18 +69,19 @@ inline void fix_crc(std::vector<std::byte>& bytes) { set_u32(bytes, 24, referenc
 // The `.anet` file of `net`, byte for byte as nets/README.md specifies.
 inline std::vector<std::byte> serialise(const eval::nnue::Network& net) {
     using namespace eval::nnue;
+    const size_t h = size_t(net.hidden_size()), buckets = size_t(net.buckets());
     std::vector<std::byte> out;
     for (char c : {'A', 'R', 'B', 'N', 'N', 'U', 'E', '\0'}) out.push_back(std::byte(c));
-    put_u32(out, 1);      // format version
-    put_u32(out, 1);      // architecture id
-    put_u32(out, 256);    // hidden size
-    put_u32(out, 394756); // payload size
-    put_u32(out, 0);      // CRC-32, filled in below
-    put_u32(out, 0);      // reserved
+    put_u32(out, 1);                                   // format version
+    put_u32(out, uint32_t(net.architecture()));        // architecture id
+    put_u32(out, uint32_t(h));                         // hidden size
+    put_u32(out, uint32_t((768 * h + h + buckets * 2 * h) * 2 + 4 * buckets));  // payload size
+    put_u32(out, 0);                                   // CRC-32, filled in below
+    put_u32(out, 0);                                   // reserved
     for (int16_t w : net.feature_weights) put_i16(out, w);
     for (int16_t b : net.feature_biases) put_i16(out, b);
     for (int16_t w : net.output_weights) put_i16(out, w);
-    put_u32(out, uint32_t(net.output_bias));
+    for (int32_t b : net.output_biases) put_u32(out, uint32_t(b));
     fix_crc(out);
     return out;
 }

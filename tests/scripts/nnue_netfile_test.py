@@ -69,11 +69,11 @@ class QuantiseTest(unittest.TestCase):
         np.testing.assert_array_equal(back.ft_weights, q.ft_weights)
         np.testing.assert_array_equal(back.ft_bias, q.ft_bias)
         np.testing.assert_array_equal(back.out_weights, q.out_weights)
-        self.assertEqual(back.out_bias, q.out_bias)
+        np.testing.assert_array_equal(back.out_bias, q.out_bias)
         # Independent expectation: clip, scale, round (no value here is a tie).
         np.testing.assert_array_equal(q.ft_weights, np.rint(np.clip(ft_w, -1.98, 1.98) * 255))
-        np.testing.assert_array_equal(q.out_weights, np.rint(np.clip(out_w, -1, 1) * 64))
-        self.assertEqual(q.out_bias, round(0.37 * 255 * 64))  # 6038.4 -> 6038
+        np.testing.assert_array_equal(q.out_weights[0], np.rint(np.clip(out_w, -1, 1) * 64))
+        self.assertEqual(q.out_bias.tolist(), [round(0.37 * 255 * 64)])  # 6038.4 -> 6038
         self.assertEqual(int(np.abs(q.ft_weights).max()), 505)
         self.assertEqual(int(np.abs(q.out_weights).max()), 64)
 
@@ -85,8 +85,8 @@ class QuantiseTest(unittest.TestCase):
         q = netfile.quantise(ft_w, np.full(256, -2.2), out_w, -1.5)
         self.assertEqual(q.ft_weights[0, :6].tolist(), [505, -505, 505, 100, 0, -101])
         self.assertEqual(q.ft_bias[0], -505)
-        self.assertEqual(q.out_weights[:4].tolist(), [64, -64, 19, -1])
-        self.assertEqual(q.out_bias, -24480)  # -1.5 * 16320
+        self.assertEqual(q.out_weights[0, :4].tolist(), [64, -64, 19, -1])
+        self.assertEqual(q.out_bias.tolist(), [-24480])  # -1.5 * 16320
 
 
 class FileFormatTest(unittest.TestCase):
@@ -95,9 +95,9 @@ class FileFormatTest(unittest.TestCase):
         net.ft_weights[1, 2] = 7
         net.ft_weights[767, 255] = -505
         net.ft_bias[3] = -9
-        net.out_weights[256 + 5] = 11
-        net.out_weights[0] = -64
-        net.out_bias = -123456
+        net.out_weights[0, 256 + 5] = 11
+        net.out_weights[0, 0] = -64
+        net.out_bias[0] = -123456
         self.data = netfile.to_bytes(net)
 
     def test_header_fields_by_hand(self):
@@ -134,7 +134,7 @@ class FileFormatTest(unittest.TestCase):
                 f.write(self.data)
             net = netfile.read(path)
         self.assertEqual(net.ft_weights[1, 2], 7)
-        self.assertEqual(net.out_bias, -123456)
+        self.assertEqual(net.out_bias.tolist(), [-123456])
 
     def rejection(self, data):
         with self.assertRaises(netfile.NetFileError) as ctx:
@@ -189,12 +189,12 @@ class IntegerEvaluationTest(unittest.TestCase):
         net.ft_weights[436, 1] = 200  # White's pawn, seen by Black: neuron 1
         net.ft_weights[324, 2] = 300  # own king on the first rank: neuron 2 (clamped to 255)
         net.ft_bias[3] = -50  # neuron 3 stays below 0: contributes nothing
-        net.out_weights[3] = 64
-        net.out_weights[256 + 3] = 64
-        net.out_weights[0] = 10
-        net.out_weights[2] = 3
-        net.out_weights[256 + 1] = -7
-        net.out_bias = -1000
+        net.out_weights[0, 3] = 64
+        net.out_weights[0, 256 + 3] = 64
+        net.out_weights[0, 0] = 10
+        net.out_weights[0, 2] = 3
+        net.out_weights[0, 256 + 1] = -7
+        net.out_bias[0] = -1000
         return net
 
     def test_features(self):
@@ -225,8 +225,8 @@ class IntegerEvaluationTest(unittest.TestCase):
         # out[2] = 0, bias 0, White to move: sum = 100000 - 280000 = -180000;
         # -180000 / 255 = -705 (-705.9); -705 * 400 = -282000; / 16320 = -17.28 -> -17
         net = self.net()
-        net.out_weights[2] = 0
-        net.out_bias = 0
+        net.out_weights[0, 2] = 0
+        net.out_bias[0] = 0
         d = netfile.evaluate_detail(net, self.FEN_W)
         self.assertEqual(d["sum"], -180000)
         self.assertEqual(d["scaled"], -705)  # floor would give -706
@@ -236,9 +236,9 @@ class IntegerEvaluationTest(unittest.TestCase):
     def test_positive_value(self):
         # Only out bias 16320 * 2 + 1: (0 + 32641) * 400 / 16320 = 800.02 -> 800
         net = zero_net()
-        net.out_bias = 32641
+        net.out_bias[0] = 32641
         self.assertEqual(netfile.evaluate_cp(net, START), 800)
-        net.out_bias = -32641
+        net.out_bias[0] = -32641
         self.assertEqual(netfile.evaluate_cp(net, START), -800)
 
     def test_trunc_div(self):
@@ -268,6 +268,75 @@ class IntegerEvaluationTest(unittest.TestCase):
             self.assertEqual(v, netfile.evaluate_cp(back, mirror_fen(fen)), fen)
             self.assertAlmostEqual(v, netfile.evaluate_float(back, fen), delta=1.0)
         self.assertGreater(max(values) - min(values), 100)  # spread over hundreds of cp
+
+
+class BucketedFormatTest(unittest.TestCase):
+    """Architecture 2: (768 -> H) x 2 -> 1 x 8 output buckets by piece count."""
+
+    H = 384
+    FT_BIAS_AT = HEADER + 768 * 384 * 2
+    OUT_W_AT = FT_BIAS_AT + 384 * 2
+    OUT_B_AT = OUT_W_AT + 8 * 768 * 2
+
+    def net(self):
+        net = netfile.QuantNet(np.zeros((768, self.H), np.int16), np.zeros(self.H, np.int16),
+                               np.zeros((8, 2 * self.H), np.int16), np.zeros(8, np.int64))
+        net.ft_weights[324, 0] = 100  # own king on e1, neuron 0
+        net.out_weights[1, 0] = 10  # bucket 1, side to move's neuron 0
+        net.out_weights[7, self.H + 5] = -3  # bucket 7, other side's neuron 5
+        net.out_bias[:] = [(b + 1) * 4080 for b in range(8)]  # (b + 1) * 100 cp
+        return net
+
+    def test_header_and_offsets_by_hand(self):
+        d = netfile.to_bytes(self.net())
+        self.assertEqual(len(d), HEADER + 602912)
+        self.assertEqual(struct.unpack_from("<IIII", d, 8), (1, 2, 384, 602912))
+        self.assertEqual(struct.unpack_from("<h", d, HEADER + (324 * 384) * 2)[0], 100)
+        self.assertEqual(struct.unpack_from("<h", d, self.OUT_W_AT + (1 * 768 + 0) * 2)[0], 10)
+        self.assertEqual(struct.unpack_from("<h", d, self.OUT_W_AT + (7 * 768 + 384 + 5) * 2)[0], -3)
+        self.assertEqual(struct.unpack_from("<8i", d, self.OUT_B_AT), tuple((b + 1) * 4080 for b in range(8)))
+        self.assertEqual(self.OUT_B_AT + 32, len(d))
+        back = netfile.from_bytes(d)
+        self.assertEqual((back.arch, back.hidden, back.buckets), (2, 384, 8))
+
+    def test_buckets_by_piece_count(self):
+        self.assertEqual([int(netfile.output_bucket(n)) for n in range(2, 33)],
+                         [(n - 2) // 4 if n < 30 else 7 for n in range(2, 33)])
+        net = self.net()
+        self.assertEqual(netfile.evaluate_cp(net, "k7/8/8/8/8/8/8/4K3 w - - 0 1"), 100)  # 2 pieces: bucket 0
+        # 6 pieces, bucket 1: 100^2 * 10 / 255 = 392; (392 + 8160) * 400 / 16320 = 209.6 -> 209
+        six = "k7/8/8/8/8/8/PPPP4/4K3 w - - 0 1"
+        self.assertEqual(netfile.evaluate_detail(net, six)["bucket"], 1)
+        self.assertEqual(netfile.evaluate_cp(net, six), 209)
+        self.assertEqual(netfile.evaluate_cp(net, START), 800)  # 32 pieces: bucket 7, acc 0
+
+    def test_random_bucketed_nets(self):
+        for hidden in (256, 512):
+            net = netfile.random_net(5, hidden, 8)
+            back = netfile.from_bytes(netfile.to_bytes(net))
+            np.testing.assert_array_equal(back.out_weights, net.out_weights)
+            np.testing.assert_array_equal(back.out_bias, net.out_bias)
+            for fen in [START, "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"]:
+                v = netfile.evaluate_cp(back, fen)
+                self.assertEqual(v, netfile.evaluate_cp(back, mirror_fen(fen)))
+                self.assertAlmostEqual(v, netfile.evaluate_float(back, fen), delta=1.0)
+
+    def test_rejections(self):
+        d = bytearray(netfile.to_bytes(self.net()))
+        wrong_arch = bytearray(d)
+        struct.pack_into("<I", wrong_arch, 12, 1)
+        with self.assertRaisesRegex(netfile.NetFileError, "payload size field 602912 is not 592132"):
+            netfile.from_bytes(bytes(wrong_arch))
+        bad_hidden = bytearray(d)
+        struct.pack_into("<I", bad_hidden, 16, 320)
+        with self.assertRaisesRegex(netfile.NetFileError, "unsupported hidden size 320"):
+            netfile.from_bytes(bytes(bad_hidden))
+        bad_arch = bytearray(d)
+        struct.pack_into("<I", bad_arch, 12, 3)
+        with self.assertRaisesRegex(netfile.NetFileError, "unsupported architecture id 3"):
+            netfile.from_bytes(bytes(bad_arch))
+        with self.assertRaises(netfile.NetFileError):
+            netfile.quantise(np.zeros((768, 384)), np.zeros(384), np.zeros((3, 768)), np.zeros(3))  # 3 buckets
 
 
 class CommandLineTest(unittest.TestCase):

@@ -8,18 +8,19 @@ namespace arbiter::eval::nnue {
 namespace {
 
 const int16_t* row(const Network& net, Color perspective, PieceSquare ps) {
-    return net.feature_weights + feature_index(perspective, ps.piece, ps.square) * HiddenSize;
+    return net.feature_row(feature_index(perspective, ps.piece, ps.square));
 }
 
 } // namespace
 
 void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+    const int hidden = net.hidden_size();
     for (const Color perspective : {White, Black}) {
         int16_t* values = acc.values[perspective];
-        std::copy(net.feature_biases, net.feature_biases + HiddenSize, values);
+        std::copy(net.feature_biases.begin(), net.feature_biases.end(), values);
         for (const Square s : squares(pos.occupied())) {
             const int16_t* weights = row(net, perspective, {pos.piece_on(s), s});
-            for (int i = 0; i < HiddenSize; ++i) values[i] = int16_t(values[i] + weights[i]);
+            for (int i = 0; i < hidden; ++i) values[i] = int16_t(values[i] + weights[i]);
         }
     }
 }
@@ -27,6 +28,7 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc) {
 void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
             Accumulator& child) {
     assert(&parent != &child);
+    assert(kernels.hidden == net.hidden_size());
     for (const Color perspective : {White, Black}) {
         RowChanges rows;
         rows.added_count = changes.added_count;
@@ -38,30 +40,32 @@ void update(const Kernels& kernels, const Network& net, const Accumulator& paren
 }
 
 void update(const Network& net, const Accumulator& parent, const PieceChanges& changes, Accumulator& child) {
-    update(active_kernels(), net, parent, changes, child);
+    update(active_kernels(net.hidden_size()), net, parent, changes, child);
 }
 
-int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move) {
-    const int32_t sum = kernels.output_sum(acc.values[side_to_move], acc.values[~side_to_move], net.output_weights);
+int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move, int piece_count) {
+    assert(kernels.hidden == net.hidden_size());
+    const int bucket = net.bucket(piece_count);
+    const int64_t sum = kernels.output_sum(acc.values[side_to_move], acc.values[~side_to_move], net.output_row(bucket));
     // nets/README.md: both divisions truncate toward zero, as C++ integer division does.
-    return int((int64_t(sum / QA) + net.output_bias) * OutputScale / (QA * QB));
+    return int((sum / QA + net.output_biases[bucket]) * OutputScale / (QA * QB));
 }
 
-int evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {
-    return evaluate(active_kernels(), net, acc, side_to_move);
+int evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int piece_count) {
+    return evaluate(active_kernels(net.hidden_size()), net, acc, side_to_move, piece_count);
 }
 
 int evaluate(const Network& net, const Position& pos) {
     Accumulator acc;
     refresh(net, pos, acc);
-    return evaluate(net, acc, pos.side_to_move());
+    return evaluate(net, acc, pos.side_to_move(), popcount(pos.occupied()));
 }
 
-AccumulatorStack::AccumulatorStack(const Kernels& kernels)
-    : kernels_(&kernels), entries_(std::make_unique<Entry[]>(Capacity)) {}
+AccumulatorStack::AccumulatorStack(Isa isa) : isa_(isa), entries_(std::make_unique<Entry[]>(Capacity)) {}
 
 void AccumulatorStack::reset(const Network& net, const Position& root) {
     net_ = &net;
+    kernels_ = &kernels(isa_, net.hidden_size());
     top_ = 0;
     refresh(net, root, entries_[0].acc);
     entries_[0].computed = true;
@@ -106,7 +110,7 @@ const Accumulator& AccumulatorStack::current() {
 }
 
 int AccumulatorStack::evaluate(const Position& pos) {
-    return nnue::evaluate(*kernels_, *net_, current(), pos.side_to_move());
+    return nnue::evaluate(*kernels_, *net_, current(), pos.side_to_move(), popcount(pos.occupied()));
 }
 
 } // namespace arbiter::eval::nnue

@@ -14,8 +14,10 @@
 namespace arbiter::eval::nnue {
 
 // values[p] = feature biases + the feature rows of every piece seen from perspective p.
+// Room for the largest hidden size; a network of hidden size H uses the first H values
+// of each perspective, and the rest are never read.
 struct Accumulator {
-    alignas(64) int16_t values[2][HiddenSize];
+    alignas(64) int16_t values[2][MaxHiddenSize];
 };
 
 // From scratch: every piece of `pos`.
@@ -24,17 +26,18 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc);
 // `child` must not be `parent`.
 void update(const Network& net, const Accumulator& parent, const PieceChanges& changes, Accumulator& child);
 // Centipawns from `side_to_move`'s point of view, by the integer formula of
-// nets/README.md. Not clamped: a caller that reserves a mate range clamps.
-int evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
+// nets/README.md, for a position of `piece_count` pieces (which picks the output
+// bucket). Not clamped: a caller that reserves a mate range clamps.
+int evaluate(const Network& net, const Accumulator& acc, Color side_to_move, int piece_count);
 
 // From scratch, for one-off evaluations (the `eval` command, tools); search uses a stack.
 int evaluate(const Network& net, const Position& pos);
 
-// The same with explicitly chosen kernels (tests and benchmarks compare them);
-// the ones above use active_kernels().
+// The same with explicitly chosen kernels (tests and benchmarks compare them), which
+// must be for the network's hidden size; the ones above use active_kernels().
 void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
             Accumulator& child);
-int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move);
+int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move, int piece_count);
 
 // One search thread's accumulators, root at index 0, one entry per move made on the
 // way down. push() only records what the move changes; evaluate() computes the
@@ -47,9 +50,10 @@ public:
     // Room for a search of 256 plies below the root, and a few to spare.
     static constexpr int Capacity = 256 + 8;
 
-    explicit AccumulatorStack(const Kernels& kernels = active_kernels());
+    explicit AccumulatorStack(Isa isa = best_isa());
 
-    // Starts over at `root`, evaluated with `net` (which must outlive the stack's use).
+    // Starts over at `root`, evaluated with `net` (which must outlive the stack's use)
+    // by the kernels of the stack's ISA for the net's hidden size.
     void reset(const Network& net, const Position& root);
     // The move `move`, legal in `before`, is about to be searched.
     void push(const Position& before, Move move);
@@ -60,7 +64,7 @@ public:
     // The accumulator of the position at the top, computed now if it was pending.
     const Accumulator& current();
     // Evaluation of `pos`, the position at the top of the stack (only its side to
-    // move is read: the stack knows the pieces).
+    // move and piece count are read: the stack knows the pieces).
     int evaluate(const Position& pos);
 
     // Entries above the root.
@@ -74,7 +78,8 @@ private:
         bool null_move = false;  // no changes; never computed itself, reads through to its parent
     };
 
-    const Kernels* kernels_;
+    Isa isa_;
+    const Kernels* kernels_ = nullptr;
     const Network* net_ = nullptr;
     std::unique_ptr<Entry[]> entries_;
     int top_ = 0;

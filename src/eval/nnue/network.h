@@ -1,9 +1,15 @@
 #pragma once
-// The network of architecture 1, `(768 -> 256) x 2 -> 1` with SCReLU, and its file
-// format `.anet` (specified in nets/README.md). A Network only ever comes out of
-// load_network(), which checks the header, the size, the CRC and the weight ranges:
-// the kernels rely on those ranges (see the invariants below) and never check them.
+// The networks Arbiter evaluates, `(768 -> H) x 2 -> 1` with SCReLU, and their file
+// format `.anet` (specified in nets/README.md). Two architectures share the format:
+// - id 1: one output (generation 2's gen2-a, H = 256);
+// - id 2: eight outputs, one chosen per position by its piece count ("output
+//   buckets by material"), for generation 3.
+// The hidden size H is read from the file; it is one of HiddenSizes. A Network only
+// ever comes out of load_network() (or a test building one by hand), which checks the
+// header, the size, the CRC and the weight ranges: the kernels rely on those ranges
+// (see the invariants below) and never check them.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,35 +22,99 @@
 namespace arbiter::eval::nnue {
 
 inline constexpr int InputSize = 768;   // 2 colours x 6 piece types x 64 squares
-inline constexpr int HiddenSize = 256;  // neurons per perspective
 inline constexpr int QA = 255;          // quantisation of feature weights and biases
 inline constexpr int QB = 64;           // quantisation of output weights
 inline constexpr int OutputScale = 400; // centipawns per unit of the float output
 
+// The hidden sizes (neurons per perspective) the kernels are compiled for. Each is a
+// multiple of 128, so a feature row is a whole number of 64-byte lines and of 512-bit
+// registers. The largest bounds the accumulator's storage and the i32 lanes of the
+// output kernels (kernels.h).
+inline constexpr std::array<int, 6> HiddenSizes = {128, 256, 384, 512, 768, 1024};
+inline constexpr int MaxHiddenSize = 1024;
+
+enum class Architecture : uint32_t {
+    Plain = 1,            // one output
+    MaterialBuckets = 2,  // MaterialBucketCount outputs, chosen by output_bucket()
+};
+inline constexpr int MaterialBucketCount = 8;
+
+// The output bucket of architecture 2 for a position with `piece_count` pieces, kings
+// and pawns included (2 ... 32): (piece_count - 2) / 4, so 2-5 pieces use bucket 0,
+// 6-9 bucket 1, ..., 30-32 bucket 7. Equal-width buckets by piece count are the usual
+// choice (Stormphrax, Bullet's examples); the trainer computes the same function.
+constexpr int output_bucket(int piece_count) {
+    const int bucket = (piece_count - 2) / 4;
+    return bucket < 0 ? 0 : bucket >= MaterialBucketCount ? MaterialBucketCount - 1 : bucket;
+}
+
 inline constexpr uint32_t FormatVersion = 1;
-inline constexpr uint32_t ArchitectureId = 1;
 inline constexpr size_t HeaderSize = 32;
-inline constexpr size_t PayloadSize = (size_t(InputSize) * HiddenSize + HiddenSize + 2 * HiddenSize) * 2 + 4;
-static_assert(PayloadSize == 394756, "payload size stated in nets/README.md");
+
+constexpr int bucket_count(Architecture arch) { return arch == Architecture::MaterialBuckets ? MaterialBucketCount : 1; }
+
+// Feature weights, feature biases and output weights (i16), then the output biases (i32).
+constexpr size_t payload_size(Architecture arch, int hidden) {
+    const size_t buckets = size_t(bucket_count(arch));
+    return (size_t(InputSize) * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
+}
+static_assert(payload_size(Architecture::Plain, 256) == 394756, "gen2-a's payload size, stated in nets/README.md");
+static_assert(payload_size(Architecture::MaterialBuckets, 512) == 803872, "stated in nets/README.md");
+
+constexpr bool supported_hidden_size(int hidden) {
+    for (const int h : HiddenSizes)
+        if (h == hidden) return true;
+    return false;
+}
 
 // Weight limits the loader enforces. The trainer clips feature weights and biases to
 // +-1.98 (1.98 * QA = 504.9, so |q| <= 505 whichever way it rounds) and output weights
 // to +-1 (|q| <= QB). They guarantee, with at most 32 pieces on the board:
 // - an accumulator stays within i16: 33 * 505 < 32767;
-// - v * w fits in i16 for v in [0, QA] (255 * 64 < 32767), which the SIMD kernel uses;
-// - the output sum fits in i32: 512 * 255^2 * 64 < 2^31, in any order of addition,
-//   so the scalar and SIMD kernels agree bit for bit.
+// - v * w fits in i16 for v in [0, QA] (255 * 64 < 32767), which the SIMD kernels use;
+// - one term v^2 * w is at most 255^2 * 64 = 4,161,600, so a sum of up to 516 terms
+//   fits in i32: each i32 lane of the kernels adds at most MaxHiddenSize / 4 = 256
+//   terms before the lanes are added in i64 (kernels.h). The output sum is therefore
+//   exact in every kernel, and the kernels agree bit for bit.
 inline constexpr int FeatureWeightLimit = 505;
 inline constexpr int OutputWeightLimit = QB;
 
-struct alignas(64) Network {
-    // Feature-major: the HiddenSize weights of feature f start at f * HiddenSize, so
-    // one feature's row is a contiguous, 64-byte aligned block (512 bytes).
-    alignas(64) int16_t feature_weights[InputSize * HiddenSize];
-    alignas(64) int16_t feature_biases[HiddenSize];
-    // First the weights applied to the side to move's accumulator, then the other side's.
-    alignas(64) int16_t output_weights[2 * HiddenSize];
-    int32_t output_bias;
+// Weights of one network, in 64-byte aligned storage owned by the Network. The spans
+// are fixed views of that storage (the Network can be neither copied nor moved); only
+// the loader and tests write through them.
+class Network {
+    struct FreeDeleter {
+        void operator()(void* p) const;
+    };
+    std::unique_ptr<std::byte[], FreeDeleter> storage_;
+    Architecture architecture_;
+    int hidden_;
+
+public:
+    // A network of zeros. `hidden` must be one of HiddenSizes.
+    explicit Network(Architecture architecture = Architecture::Plain, int hidden = 256);
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    Architecture architecture() const { return architecture_; }
+    int hidden_size() const { return hidden_; }
+    int buckets() const { return bucket_count(architecture_); }
+    // The output bucket of a position with `piece_count` pieces.
+    int bucket(int piece_count) const {
+        return architecture_ == Architecture::MaterialBuckets ? output_bucket(piece_count) : 0;
+    }
+
+    // Feature-major: the hidden_size() weights of feature f start at f * hidden_size(),
+    // so one feature's row is a contiguous, 64-byte aligned block.
+    std::span<int16_t> feature_weights;
+    std::span<int16_t> feature_biases;
+    // Per bucket, 2 * hidden_size() weights: first those applied to the side to move's
+    // accumulator, then the other side's. Each bucket's block is 64-byte aligned.
+    std::span<int16_t> output_weights;
+    std::span<int32_t> output_biases;  // one per bucket
+
+    const int16_t* feature_row(int feature) const { return feature_weights.data() + size_t(feature) * hidden_; }
+    const int16_t* output_row(int bucket) const { return output_weights.data() + size_t(bucket) * 2 * hidden_; }
 };
 
 // The input feature of `piece` on `square` in the accumulator of `perspective`: own
@@ -67,6 +137,9 @@ LoadResult load_network_file(const std::string& path);
 
 // The CRC-32 of zlib and IEEE 802.3 (reflected polynomial 0xEDB88320), as the header stores.
 uint32_t crc32(std::span<const std::byte> bytes);
+
+// "(768 -> 512) x 2 -> 1 x 8 buckets" and the like, for messages.
+std::string describe(Architecture architecture, int hidden);
 
 // The network embedded in the executable at build time (nets/default-net.txt names it,
 // -DARBITER_EVALFILE overrides it), validated on first use; nullptr when the build
