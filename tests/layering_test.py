@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a header from a layer above its own.
 
-Layers, lowest first: util, chess, eval, search, uci; main.cpp may include anything.
+Layers, lowest first: util, chess, syzygy, eval, search, uci; main.cpp may include anything.
 """
 import pathlib
 import re
 import sys
 
-LAYERS = ["util", "chess", "eval", "search", "uci"]
+LAYERS = ["util", "chess", "syzygy", "eval", "search", "uci"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 
 
