@@ -29,15 +29,6 @@ uint64_t Material::key() const {
     return key;
 }
 
-std::string Material::name() const {
-    std::string text;
-    for (int c = 0; c < 2; ++c) {
-        if (c == 1) text += 'v';
-        for (int t = King; t >= Pawn; --t) text.append(count[c][t], Letters[size_t(t)]);
-    }
-    return text;
-}
-
 std::optional<Material> parse_table_name(std::string_view name) {
     const size_t v = name.find('v');
     if (v == std::string_view::npos) return std::nullopt;

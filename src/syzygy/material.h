@@ -22,8 +22,6 @@ struct Material {
     // Pawns through queens, four bits each, White's in the low 20 bits. Kings are
     // implied (one each).
     uint64_t key() const;
-    // The table name of this material with White's pieces first ("KQvKR").
-    std::string name() const;
 };
 
 // "KQvKR" -> its material; nullopt for anything else (each side one king, first).

@@ -362,16 +362,17 @@ void Session::cmd_display() {
     // any series of legal moves; `Winnable` tells an arbiter or a GUI which side can.
     const Winnability w = winnability(pos);
     const auto word = [](Winnable x) { return x == Winnable::Yes ? "yes" : x == Winnable::No ? "no" : "unknown"; };
-    std::string text = fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\nWinnable: white {}, black {}",
-                                   board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
-                                   status_token(game_.status(w)), word(w.white), word(w.black));
     // The tables' verdict from the side to move's view, when the position is in them.
+    // It comes before Winnable, which stays the last line (scripts read up to it).
+    std::string tablebase;
     if (const std::optional<syzygy::Wdl> wdl = syzygy::probe_wdl(engine_.tablebases(), pos)) {
         const std::optional<int> dtz = syzygy::probe_dtz(engine_.tablebases(), pos);
-        text += fmt::format("\nTablebase: WDL {}, DTZ {}", syzygy::wdl_token(*wdl),
-                            dtz ? std::to_string(*dtz) : std::string("unknown"));
+        tablebase = fmt::format("Tablebase: WDL {}, DTZ {}\n", syzygy::wdl_token(*wdl),
+                                dtz ? std::to_string(*dtz) : std::string("unknown"));
     }
-    println(text);
+    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\n{}Winnable: white {}, black {}",
+                        board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
+                        status_token(game_.status(w)), tablebase, word(w.white), word(w.black)));
 }
 
 void Session::cmd_eval() {
