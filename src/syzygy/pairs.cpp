@@ -39,7 +39,9 @@ bool PairsData::read_header(ByteReader& in, uint64_t positions) {
     const int shortest = in.u8();
     if (in.failed()) return false;
     // Codes are read from a buffer that always holds at least 32 bits.
-    if (block_shift > 30 || span_shift > 30 || shortest < 1 || longest < shortest || longest > 32) return false;
+    // A block starts with a 64-bit read: at least 8 bytes.
+    if (block_shift < 3 || block_shift > 30 || span_shift > 30 || shortest < 1 || longest < shortest || longest > 32)
+        return false;
     block_size = uint64_t(1) << block_shift;
     span = uint64_t(1) << span_shift;
     sparse_entries = size_t((positions + span - 1) / span);

@@ -5,7 +5,7 @@
 namespace arbiter::syzygy {
 
 Table::Table(TableType type, std::string path, const Material& material)
-    : type_(type), path_(std::move(path)), key_(material.key()), mirrored_key_(material.mirrored().key()),
+    : type_(type), path_(std::move(path)), material_(material), key_(material.key()), mirrored_key_(material.mirrored().key()),
       piece_count_(material.total()), has_pawns_(material.pawns(White) + material.pawns(Black) > 0),
       has_unique_pieces_(false) {
     for (int c = 0; c < 2; ++c)
@@ -75,6 +75,17 @@ void Table::set_groups(PairsData& d, const int order[2], int file) const {
     d.group_factor[n] = factor;
 }
 
+bool Table::pieces_match(const PairsData& d) const {
+    // The stream's piece codes must be the file name's pieces (White's: 1-6, the
+    // other side's: 9-14), in some order; pawn tables start with a pawn.
+    int count[16] = {};
+    for (int k = 0; k < piece_count_; ++k) ++count[d.pieces[k]];
+    for (int c = 0; c < 2; ++c)
+        for (int t = Pawn; t <= King; ++t)
+            if (count[c * 8 + t + 1] != material_.count[c][t]) return false;
+    return !has_pawns_ || (d.pieces[0] & 7) == 1;
+}
+
 std::string Table::parse() const {
     const std::span<const uint8_t> bytes = file_.bytes();
     const auto damaged = [&](std::string_view what) {
@@ -103,7 +114,10 @@ std::string Table::parse() const {
             for (int i = 0; i < sides; ++i) pairs_[i][f].pieces[k] = uint8_t(i ? code >> 4 : code & 0xF);
         }
         if (in.failed()) return damaged("header");
-        for (int i = 0; i < sides; ++i) set_groups(pairs_[i][f], order[i], f);
+        for (int i = 0; i < sides; ++i) {
+            if (!pieces_match(pairs_[i][f])) return damaged("pieces do not match the file name");
+            set_groups(pairs_[i][f], order[i], f);
+        }
     }
     in.align(2);
     for (int f = 0; f < files; ++f)

@@ -68,10 +68,12 @@ private:
     // Parses the mapped file into pairs_; returns an error or an empty string.
     std::string parse() const;
     void set_groups(PairsData& d, const int order[2], int file) const;
+    bool pieces_match(const PairsData& d) const;
     bool ensure_ready() const;
 
     TableType type_;
     std::string path_;
+    Material material_;
     uint64_t key_;
     uint64_t mirrored_key_;
     int piece_count_;

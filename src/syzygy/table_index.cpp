@@ -120,7 +120,9 @@ TableValue Table::probe(const Position& pos, int wdl) const {
         uint64_t n = 0;
         for (int i = 0; i < length; ++i) {
             const int below = int(std::count_if(sq, group, [&](int s) { return s < group[i]; }));
-            n += Encoding.binomial[i + 1][group[i] - below - (pawn_group ? 8 : 0)];
+            const int rank = group[i] - below - (pawn_group ? 8 : 0);
+            if (rank < 0 || i + 1 >= MaxPieces) return {TableValue::Failed, 0};  // only from a damaged file
+            n += Encoding.binomial[i + 1][rank];
         }
         pawn_group = false;
         index += n * d.group_factor[g];
@@ -129,7 +131,10 @@ TableValue Table::probe(const Position& pos, int wdl) const {
 
     const int raw = d.value_at(index);
     if (raw < 0) return {TableValue::Failed, 0};
-    if (type_ == TableType::Wdl) return {TableValue::Ok, raw - 2};
+    if (type_ == TableType::Wdl) {
+        if (raw > 4) return {TableValue::Failed, 0};  // a damaged file
+        return {TableValue::Ok, raw - 2};
+    }
 
     // DTZ: a map per WDL class may translate the stored value; distances are in
     // moves unless the flags say plies (always moves for cursed wins and blessed
