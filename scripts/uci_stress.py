@@ -87,7 +87,7 @@ BUSY_RE = re.compile(r"^info string error: .*while searching")
 MOVE = r"[a-h][1-8][a-h][1-8][nbrq]?"
 INFO_RE = re.compile(
     r"^info depth (?P<depth>\d+) seldepth \d+ multipv (?P<multipv>\d+) score (?:cp|mate) -?\d+"
-    r"(?: lowerbound| upperbound)?(?: wdl \d+ \d+ \d+)? nodes \d+ nps \d+ hashfull \d+ time \d+"
+    r"(?: lowerbound| upperbound)?(?: wdl \d+ \d+ \d+)? nodes \d+ nps \d+ hashfull \d+ tbhits \d+ time \d+"
     rf" pv(?P<pv>(?: {MOVE})+)$")
 CURRMOVE_RE = re.compile(rf"^info depth \d+ currmove (?P<move>{MOVE}) currmovenumber \d+$")
 DEPTH0_RE = re.compile(r"^info depth 0 score (?P<score>mate 0|cp 0)$")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a header from a layer it may not use.
 
-Layers, lowest first: util, chess, eval, search, then uci and tools side by side: both
-drive the search's engine facade, the text protocol and the command-line tools never
-each other. main.cpp may include anything.
+Layers, lowest first: util, chess, syzygy, eval, search, then uci and tools side by
+side: both drive the search's engine facade, the text protocol and the command-line
+tools never each other. main.cpp may include anything.
 """
 import pathlib
 import re
@@ -13,10 +13,11 @@ import sys
 ALLOWED = {
     "util": [],
     "chess": ["util"],
+    "syzygy": ["util", "chess"],
     "eval": ["util", "chess"],
-    "search": ["util", "chess", "eval"],
-    "uci": ["util", "chess", "eval", "search"],
-    "tools": ["util", "chess", "eval", "search"],
+    "search": ["util", "chess", "syzygy", "eval"],
+    "uci": ["util", "chess", "syzygy", "eval", "search"],
+    "tools": ["util", "chess", "syzygy", "eval", "search"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

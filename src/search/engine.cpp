@@ -4,6 +4,7 @@
 
 #include "chess/movegen.h"
 #include "search/strength.h"
+#include "syzygy/root_ranking.h"
 
 namespace arbiter::search {
 
@@ -63,6 +64,68 @@ uint64_t Engine::total_nodes() const {
     uint64_t sum = 0;
     for (const auto& w : workers_) sum += w->nodes();
     return sum;
+}
+
+uint64_t Engine::total_tb_hits() const {
+    uint64_t sum = root_tb_hits_;
+    for (const auto& w : workers_) sum += w->tb_hits();
+    return sum;
+}
+
+syzygy::LoadReport Engine::load_tablebases(const std::string& paths) {
+    syzygy::LoadReport report = tablebases_.load(paths);
+    // Stored tablebase bounds came from the previous set.
+    tt_.clear();
+    return report;
+}
+
+std::vector<TbRootRank> Engine::rank_root_moves(std::vector<Move>& root_moves) {
+    SharedSearch& shared = *shared_;
+    const Position& root = game_.position();
+    shared.tablebases = &tablebases_;
+    shared.tb_probe_depth = tb_probe_depth_;
+    shared.tb_fifty_move_rule = tb_fifty_move_rule_;
+    shared.tb_cardinality = std::min(tb_probe_limit_, tablebases_.max_pieces());
+    shared.root_in_tb = false;
+    root_tb_hits_ = 0;
+    if (root_moves.empty() || root.castling_rights() || popcount(root.occupied()) > shared.tb_cardinality) return {};
+
+    bool by_dtz = true;
+    std::optional<std::vector<int>> ranks = syzygy::rank_root_moves(tablebases_, game_, root_moves);
+    if (!ranks) {
+        by_dtz = false;
+        ranks = syzygy::rank_root_moves_by_wdl(tablebases_, game_, root_moves, tb_fifty_move_rule_);
+    }
+    if (!ranks) return {};
+
+    // The score shown for a rank: a tablebase win or loss beyond the fifty-move
+    // rule's reach; near zero, growing towards a pawn as the rule comes closer to
+    // letting the win through, for wins and losses it turns into draws.
+    const int bound = syzygy::win_rank_bound(tb_fifty_move_rule_);
+    constexpr int Near = syzygy::MaxDtz - 200;
+    std::vector<std::pair<Move, TbRootRank>> ranked;
+    for (size_t i = 0; i < root_moves.size(); ++i) {
+        const int r = (*ranks)[i];
+        const Score score = r >= bound ? TbWin - 1
+                            : r > 0    ? std::max(3, r - Near) / 2
+                            : r == 0   ? 0
+                            : r > -bound ? std::min(-3, r + Near) / 2
+                                         : -TbWin + 1;
+        ranked.push_back({root_moves[i], {r, score}});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.second.rank > b.second.rank; });
+    std::vector<TbRootRank> result;
+    for (size_t i = 0; i < ranked.size(); ++i) {
+        root_moves[i] = ranked[i].first;
+        result.push_back(ranked[i].second);
+    }
+    shared.root_in_tb = true;
+    root_tb_hits_ = root_moves.size();  // one probe per move, as other engines count
+    // With distances the ranking already converts; probes in the search would only
+    // hide which winning move makes progress. With WDL alone, probing helps a win.
+    if (by_dtz || result[0].score <= 0) shared.tb_cardinality = 0;
+    return result;
 }
 
 bool Engine::go(const SearchLimits& limits) {
@@ -126,6 +189,7 @@ void Engine::run_search(SearchLimits limits) {
     const size_t threads = limited ? 1 : workers_.size();
     shared.threads = int(threads);
     shared.total_nodes = [this] { return total_nodes(); };
+    shared.total_tb_hits = [this] { return total_tb_hits(); };
     shared.on_iteration = listener_.on_iteration;
     if (limited && listener_.on_iteration)
         shared.on_iteration = [this](const std::vector<SearchInfo>& infos) {
@@ -140,6 +204,7 @@ void Engine::run_search(SearchLimits limits) {
         if (limits.search_moves.empty() ||
             std::find(limits.search_moves.begin(), limits.search_moves.end(), m) != limits.search_moves.end())
             root_moves.push_back(m);
+    const std::vector<TbRootRank> tb_ranks = rank_root_moves(root_moves);
 
     // A limited search thinks for about half the soft limit even when its budget
     // is spent sooner (a move at once would feel unnatural), unless stopped.
@@ -176,7 +241,7 @@ void Engine::run_search(SearchLimits limits) {
         }
         wait_for_release();
     } else {
-        for (auto& w : workers_) w->prepare(game_, root_moves);
+        for (auto& w : workers_) w->prepare(game_, root_moves, tb_ranks);
         std::vector<std::thread> helpers;
         for (size_t i = 1; i < threads; ++i)
             helpers.emplace_back([w = workers_[i].get()] { w->iterative_deepening(); });
@@ -195,6 +260,7 @@ void Engine::run_search(SearchLimits limits) {
                     info.seldepth = std::max(top->seldepth, info.depth);
                     info.score = top->score;
                     info.nodes = total_nodes();
+                    info.tb_hits = total_tb_hits();
                     info.time_ms = shared.elapsed_ms();
                     info.hashfull = tt_.hashfull();
                     Position pos = root;

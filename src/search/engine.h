@@ -17,6 +17,7 @@
 #include "search/limits.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "syzygy/tablebases.h"
 
 namespace arbiter::search {
 
@@ -83,6 +84,14 @@ public:
     // The network searches use now; nullptr: the hand-crafted evaluation.
     const eval::nnue::Network* active_network() const { return use_nnue_ ? network_ : nullptr; }
 
+    // Syzygy tablebases (not while searching). load_tablebases replaces the set
+    // ("" or "<empty>" unloads) and tells what it found and what it skipped.
+    syzygy::LoadReport load_tablebases(const std::string& paths);
+    const syzygy::Tablebases& tablebases() const { return tablebases_; }
+    void set_tb_probe_depth(int depth) { tb_probe_depth_ = depth; }
+    void set_tb_fifty_move_rule(bool on) { tb_fifty_move_rule_ = on; }
+    void set_tb_probe_limit(int pieces) { tb_probe_limit_ = pieces; }
+
     uint64_t last_search_nodes() const { return last_nodes_; }
     const TranspositionTable& tt() const { return tt_; }
 
@@ -91,6 +100,10 @@ private:
     // The line a limited-strength search plays: one of worker 0's completed lines.
     const RootMove* choose_limited_line();
     uint64_t total_nodes() const;
+    uint64_t total_tb_hits() const;
+    // Ranks the root moves by the tables when the root is in them (sorting
+    // `root_moves` to match) and sets the search's probing limits.
+    std::vector<TbRootRank> rank_root_moves(std::vector<Move>& root_moves);
 
     Game game_;
     TranspositionTable tt_;
@@ -107,6 +120,11 @@ private:
     bool limit_strength_ = false;
     int elo_ = 1500;
     std::mt19937_64 strength_rng_{uint64_t(std::chrono::system_clock::now().time_since_epoch().count())};
+    syzygy::Tablebases tablebases_;
+    int tb_probe_depth_ = 1;
+    bool tb_fifty_move_rule_ = true;
+    int tb_probe_limit_ = 7;
+    uint64_t root_tb_hits_ = 0;
 
     std::thread main_thread_;
     mutable std::mutex mutex_;

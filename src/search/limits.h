@@ -40,6 +40,7 @@ struct SearchInfo {
     uint64_t nodes = 0;
     int64_t time_ms = 0;
     int hashfull = 0;
+    uint64_t tb_hits = 0;
     std::vector<Move> pv;
 };
 

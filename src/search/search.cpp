@@ -10,6 +10,7 @@
 #include "search/move_picker.h"
 #include "search/see.h"
 #include "search/tunable.h"
+#include "syzygy/probe.h"
 
 namespace arbiter::search {
 
@@ -39,6 +40,12 @@ bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) != (pos.pieces(c, Pawn) | pos.pieces(c, King));
 }
 
+// Root moves in search order: by tablebase rank (all equal when the root is not
+// in the tables), then by score.
+bool better_root_move(const RootMove& a, const RootMove& b) {
+    return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.score > b.score;
+}
+
 } // namespace
 
 // Pushes a move (or a null move) onto the worker's path for the lifetime of a child
@@ -63,7 +70,7 @@ struct PathGuard {
 
 Worker::Worker(int id, SharedSearch& shared) : id_(id), shared_(shared), root_(Position::startpos()) {}
 
-void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
+void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, const std::vector<TbRootRank>& tb_ranks) {
     root_ = game.position();
     // Only positions since the last irreversible move can repeat.
     const auto positions = game.positions();
@@ -78,19 +85,26 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves) {
     root_moves_.resize(root_moves.size());
     for (size_t i = 0; i < root_moves.size(); ++i) {
         RootMove& rm = root_moves_[i];
+        const TbRootRank tb = i < tb_ranks.size() ? tb_ranks[i] : TbRootRank{};
         rm.move = root_moves[i];
+        rm.tb_rank = tb.rank;
+        rm.tb_score = tb.score;
         rm.score = rm.previous_score = -Infinite;
         rm.seldepth = 0;
         rm.nodes = 0;
         rm.pv.assign(1, root_moves[i]);
     }
     last_reported_move_ = Move();
+    // Tablebase ranks (all 0 unless the root is in the tables): searched best rank first.
+    std::stable_sort(root_moves_.begin(), root_moves_.end(),
+                     [](const RootMove& a, const RootMove& b) { return a.tb_rank > b.tb_rank; });
     for (StackEntry& entry : stack_) entry = StackEntry();
     nmp_min_ply_ = 0;
     best_move_stability_ = 0;
     previous_best_move_ = Move();
     iteration_scores_[0] = iteration_scores_[1] = 0;
     nodes_.store(0, std::memory_order_relaxed);
+    tb_hits_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
     completed_lines_.clear();
 }
@@ -171,6 +185,10 @@ void Worker::iterative_deepening() {
         for (RootMove& rm : root_moves_) rm.previous_score = rm.score;
 
         for (pv_index_ = 0; pv_index_ < lines; ++pv_index_) {
+            // This line chooses among the moves of the best tablebase rank left.
+            pv_last_ = pv_index_ + 1;
+            while (pv_last_ < root_moves_.size() && root_moves_[pv_last_].tb_rank == root_moves_[pv_index_].tb_rank)
+                ++pv_last_;
             for (size_t i = pv_index_; i < root_moves_.size(); ++i) root_moves_[i].score = -Infinite;
             seldepth_ = 0;
             // Step 1: aspiration window around the previous score.
@@ -181,8 +199,7 @@ void Worker::iterative_deepening() {
             Score beta = depth >= 4 ? std::min(guess + delta, Infinite) : Infinite;
             for (;;) {
                 const Score score = negamax<true>(root_, alpha, beta, depth, 0, false);
-                std::stable_sort(root_moves_.begin() + long(pv_index_), root_moves_.end(),
-                                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                std::stable_sort(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
                 if (shared_.stop.load(std::memory_order_relaxed)) break;
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -195,8 +212,7 @@ void Worker::iterative_deepening() {
                 delta += delta / 2 + 5;
             }
             // Keep the lines found so far in score order (MultiPV).
-            std::stable_sort(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1,
-                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            std::stable_sort(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
             if (shared_.stop.load(std::memory_order_relaxed)) break;
         }
         if (shared_.stop.load(std::memory_order_relaxed)) break;
@@ -252,7 +268,10 @@ void Worker::report(int depth) {
         info.seldepth = std::max(rm.seldepth, depth);
         info.multipv = int(i + 1);
         info.score = rm.score == -Infinite ? rm.previous_score : rm.score;
+        // At a root in the tables, the tables' verdict unless the search saw a mate.
+        if (shared_.root_in_tb && !is_mate(info.score)) info.score = rm.tb_score;
         info.nodes = nodes;
+        info.tb_hits = shared_.total_tb_hits ? shared_.total_tb_hits() : tb_hits();
         info.time_ms = shared_.elapsed_ms();
         info.hashfull = shared_.tt.hashfull();
         // Every move of the PV is legal by construction; checking again is cheap and
@@ -309,6 +328,40 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         pos.halfmove_clock() < 90)
         return tt.score;
 
+    // Step 5a. Tablebases, right after a capture or pawn move (a zeroed fifty-move
+    // counter: the tables' WDL assumes it). A win or loss is a bound: a win scores
+    // below every mate, so the search may still find the mate; a draw is exact.
+    // Cursed wins and blessed losses are draws under the fifty-move rule, scored
+    // just off zero.
+    Score tb_floor = -Infinite, tb_ceiling = Infinite;
+    if (!root && !singular_search && shared_.tb_cardinality && pos.halfmove_clock() == 0 &&
+        !pos.castling_rights()) {
+        const int pieces = popcount(pos.occupied());
+        if (pieces < shared_.tb_cardinality || (pieces == shared_.tb_cardinality && depth >= shared_.tb_probe_depth)) {
+            if (const std::optional<syzygy::Wdl> wdl = syzygy::probe_wdl(*shared_.tablebases, pos)) {
+                tb_hits_.store(tb_hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+                const int draw = shared_.tb_fifty_move_rule ? 1 : 0;
+                const int w = int(*wdl);
+                const Score value = w < -draw ? -TbWin + ply : w > draw ? TbWin - ply : 2 * w * draw;
+                const Bound bound = w < -draw ? Bound::Upper : w > draw ? Bound::Lower : Bound::Exact;
+                if (bound == Bound::Exact || (bound == Bound::Lower ? value >= beta : value <= alpha)) {
+                    shared_.tt.store(pos.key(), ply, Move(), value, NoScore, std::min(MaxPly - 1, depth + 6), bound,
+                                     tt_pv);
+                    return value;
+                }
+                // A PV node searches on for the exact value within the proven bound.
+                if (PV) {
+                    if (bound == Bound::Lower) {
+                        tb_floor = value;
+                        alpha = std::max(alpha, value);
+                    } else {
+                        tb_ceiling = value;
+                    }
+                }
+            }
+        }
+    }
+
     // Step 6. Static evaluation (corrected by the correction history), a better
     // estimate from the table where its bound allows, and whether it improved over
     // our previous move.
@@ -320,7 +373,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     } else {
         raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
         ss.static_eval = eval = corrected_eval(pos, raw_eval, ply);
-        if (tt_hit && tt.score != NoScore && !is_mate(tt.score) &&
+        if (tt_hit && tt.score != NoScore && !is_decisive(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
              (tt.bound == Bound::Upper && tt.score < eval)))
             eval = tt.score;
@@ -334,13 +387,13 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (!PV && !in_check && !singular_search) {
         // Step 7. Razoring: far below alpha at low depth, only captures can help (not
         // against a mate score: a quiet mating move is what is needed there).
-        if (depth <= tune::razor_depth && !is_mate(alpha) && eval + tune::razor_margin * depth <= alpha) {
+        if (depth <= tune::razor_depth && !is_decisive(alpha) && eval + tune::razor_margin * depth <= alpha) {
             const Score score = quiescence<false>(pos, alpha, alpha + 1, ply);
             if (score <= alpha) return score;
         }
 
         // Step 8. Reverse futility pruning: far above beta at low depth, stop here.
-        if (depth <= tune::rfp_depth && !is_mate(beta) && eval - tune::rfp_margin * (depth - improving) >= beta)
+        if (depth <= tune::rfp_depth && !is_decisive(beta) && eval - tune::rfp_margin * (depth - improving) >= beta)
             return eval;
 
         // Step 9. Null move pruning: if passing still beats beta, a real move will too
@@ -363,7 +416,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             ss.null_move = false;
             if (shared_.stop.load(std::memory_order_relaxed)) return 0;
             if (score >= beta) {
-                if (is_mate(score)) score = beta;
+                if (is_decisive(score)) score = beta;
                 if (nmp_min_ply_ || depth < tune::nmp_verify_depth) return score;
                 nmp_min_ply_ = ply + 3 * (depth - r) / 4;
                 const Score verified = negamax<false>(pos, beta - 1, beta, depth - r, ply, false);
@@ -375,7 +428,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // Step 10. ProbCut: a capture that beats beta by a margin in a reduced search
         // will very likely beat beta in the full one.
         const Score probcut_beta = beta + tune::probcut_margin;
-        if (!root && depth >= tune::probcut_depth && !is_mate(beta) &&
+        if (!root && depth >= tune::probcut_depth && !is_decisive(beta) &&
             !(tt_hit && tt.depth >= depth - 3 && tt.score != NoScore && tt.score < probcut_beta)) {
             MovePicker picker(pos, tt_move, history_);
             for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
@@ -417,9 +470,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
         if (m == excluded) continue;
         if (root) {
-            const auto it = std::find_if(root_moves_.begin() + long(pv_index_), root_moves_.end(),
+            const auto end = root_moves_.begin() + long(pv_last_);
+            const auto it = std::find_if(root_moves_.begin() + long(pv_index_), end,
                                          [m](const RootMove& rm) { return rm.move == m; });
-            if (it == root_moves_.end()) continue;
+            if (it == end) continue;
         }
         const bool quiet = !pos.is_capture(m) && m.kind() != Move::Promotion;
         const Position child = pos.apply(m);
@@ -434,8 +488,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         const int history = quiet ? history_.quiet_score(pos.side_to_move(), m, current, context)
                                   : history_.capture(pos.piece_on(m.from()), m.to(), captured_type(pos, m));
 
-        // Step 13. Shallow-depth pruning, once a move has escaped a mate score.
-        if (!root && best > -MateInMaxPly && !gives_check) {
+        // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
+        if (!root && best > -TbWinInMaxPly && !gives_check) {
             if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
                 if (depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving)) {
@@ -463,7 +517,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // it shallower.
         int extension = 0;
         if (!root && m == tt_move && !singular_search && depth >= tune::singular_depth && tt.depth >= depth - 3 &&
-            tt.bound != Bound::Upper && tt.score != NoScore && !is_mate(tt.score) && ply < 2 * root_depth_) {
+            tt.bound != Bound::Upper && tt.score != NoScore && !is_decisive(tt.score) && ply < 2 * root_depth_) {
             const Score singular_beta = tt.score - depth * tune::singular_beta_margin / 16;
             ss.excluded = m;
             const Score score = negamax<false>(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
@@ -577,7 +631,15 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             history_.update_capture(pos.piece_on(n.from()), n.to(), captured_type(pos, n), -bonus);
     }
 
-    const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
+    Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
+    // Keep a PV node's result within what the tables proved (Step 5a).
+    if (best < tb_floor) {
+        best = tb_floor;
+        bound = Bound::Lower;
+    } else if (best > tb_ceiling) {
+        best = tb_ceiling;
+        bound = Bound::Upper;
+    }
     if (!singular_search) {
         // Step 18. Teach the correction history how far the static evaluation was
         // from the result, where the result is informative: a quiet (or no) best
@@ -618,7 +680,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
         eval = corrected_eval(pos, raw_eval, ply);
         best = eval;
-        if (tt_hit && tt.score != NoScore && !is_mate(tt.score) &&
+        if (tt_hit && tt.score != NoScore && !is_decisive(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
              (tt.bound == Bound::Upper && tt.score < eval)))
             best = tt.score;

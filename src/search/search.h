@@ -15,6 +15,7 @@
 #include "search/limits.h"
 #include "search/time_manager.h"
 #include "search/tt.h"
+#include "syzygy/tablebases.h"
 
 namespace arbiter::search {
 
@@ -29,11 +30,20 @@ struct SharedSearch {
     TimeBudget budget;
     int multipv = 1;
     int threads = 1;
+    // Tablebase probes in the search: positions with at most `tb_cardinality`
+    // pieces (0: none), those with exactly that many only from `tb_probe_depth` on.
+    const syzygy::Tablebases* tablebases = nullptr;
+    int tb_cardinality = 0;
+    int tb_probe_depth = 1;
+    bool tb_fifty_move_rule = true;
+    // The root moves were ranked by the tables (RootMove::tb_rank).
+    bool root_in_tb = false;
     std::atomic<bool> stop{false};
     // While pondering, time limits are off; `ponderhit` restarts the clock.
     std::atomic<bool> pondering{false};
     std::atomic<int64_t> start_ns{0};
     std::function<uint64_t()> total_nodes;
+    std::function<uint64_t()> total_tb_hits;
     std::function<void(const std::vector<SearchInfo>&)> on_iteration;
     std::function<void(Move, int number, int depth)> on_current_move;
 
@@ -45,8 +55,19 @@ struct SharedSearch {
     void restart_clock() { start_ns.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
 };
 
+// A root move's standing in the tablebases: a rank (syzygy/root_ranking.h, higher
+// is better) and the score shown for it. All zero when the root is not in them.
+struct TbRootRank {
+    int rank = 0;
+    Score score = 0;
+};
+
 struct RootMove {
     Move move;
+    // Moves are searched and ordered within groups of equal tablebase rank: the
+    // search chooses among the moves the tables call equally good.
+    int tb_rank = 0;
+    Score tb_score = 0;
     Score score = -Infinite;
     Score previous_score = -Infinite;
     int seldepth = 0;
@@ -58,12 +79,14 @@ class Worker {
 public:
     Worker(int id, SharedSearch& shared);
 
-    // Sets up the root: the game (for repetitions) and the root moves to consider.
-    void prepare(const Game& game, const std::vector<Move>& root_moves);
+    // Sets up the root: the game (for repetitions) and the root moves to consider,
+    // with their tablebase ranks when the root is in the tables (then sorted by it).
+    void prepare(const Game& game, const std::vector<Move>& root_moves, const std::vector<TbRootRank>& tb_ranks = {});
     // Searches until a limit is reached or `shared.stop` is set.
     void iterative_deepening();
 
     uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    uint64_t tb_hits() const { return tb_hits_.load(std::memory_order_relaxed); }
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
     // Thread 0: the MultiPV lines of the last completed iteration, best first (the
@@ -117,12 +140,14 @@ private:
     Position root_;
     std::vector<RootMove> root_moves_;
     size_t pv_index_ = 0;
+    size_t pv_last_ = 0;  // the end of pv_index_'s group of equal tablebase rank
     int root_depth_ = 0;
     int completed_depth_ = 0;
     std::vector<RootMove> completed_lines_;
     int seldepth_ = 0;
     Move last_reported_move_;
     std::atomic<uint64_t> nodes_{0};
+    std::atomic<uint64_t> tb_hits_{0};
     History history_;
     CorrectionHistory corrections_;
     // Null-move pruning is off for the side to move below this ply while a

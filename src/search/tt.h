@@ -48,9 +48,9 @@ public:
     // Permille of entries written in the current search, sampled over 1000 clusters.
     int hashfull() const;
 
-    // Mate scores are stored relative to the node, not the root.
-    static Score to_tt(Score s, int ply) { return s >= MateInMaxPly ? s + ply : s <= -MateInMaxPly ? s - ply : s; }
-    static Score from_tt(Score s, int ply) { return s >= MateInMaxPly ? s - ply : s <= -MateInMaxPly ? s + ply : s; }
+    // Mate and tablebase scores are stored relative to the node, not the root.
+    static Score to_tt(Score s, int ply) { return s >= TbWinInMaxPly ? s + ply : s <= -TbWinInMaxPly ? s - ply : s; }
+    static Score from_tt(Score s, int ply) { return s >= TbWinInMaxPly ? s - ply : s <= -TbWinInMaxPly ? s + ply : s; }
 
 private:
     struct Entry {

@@ -1,6 +1,6 @@
 #pragma once
 // Win/draw/loss chances per mille from a search score, for `UCI_ShowWDL` and the
-// command-line tools: a logistic model with a draw margin. Mate scores are certain.
+// command-line tools: a logistic model with a draw margin. Mate and tablebase scores are certain.
 
 #include <cmath>
 
@@ -19,7 +19,7 @@ struct Wdl {
 
 // `score` is from the side to move's point of view, and so is the result.
 inline Wdl wdl_of(Score score) {
-    if (is_mate(score)) return score > 0 ? Wdl{1000, 0, 0} : Wdl{0, 0, 1000};
+    if (is_decisive(score)) return score > 0 ? Wdl{1000, 0, 0} : Wdl{0, 0, 1000};
     const double margin = 140, scale = 80;
     const int win = int(std::lround(1000 / (1 + std::exp((margin - score) / scale))));
     const int loss = int(std::lround(1000 / (1 + std::exp((margin + score) / scale))));

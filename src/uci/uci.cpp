@@ -17,6 +17,7 @@
 #include "search/strength.h"
 #include "search/tunable.h"
 #include "search/wdl.h"
+#include "syzygy/probe.h"
 #include "util/strings.h"
 
 #ifndef ARBITER_VERSION
@@ -127,6 +128,20 @@ void Session::declare_options() {
         }
     });
     options_.add_check("Use NNUE", true, [this](const std::string& v) { engine_.set_use_nnue(v == "true"); });
+    // Syzygy tablebases, with Stockfish's option names (GUIs and testers set these).
+    options_.add_string("SyzygyPath", "", [this](const std::string& v) {
+        const bool had_tables = !engine_.tablebases().empty();
+        const syzygy::LoadReport report = engine_.load_tablebases(v);
+        for (const std::string& problem : report.problems) error(problem);
+        if (!v.empty() && v != "<empty>") println(fmt::format("info string Found {} tablebases", report.tables));
+        else if (had_tables) println("info string Tablebases unloaded");
+    });
+    options_.add_spin("SyzygyProbeDepth", 1, 1, 100,
+                      [this](const std::string& v) { engine_.set_tb_probe_depth(std::stoi(v)); });
+    options_.add_check("Syzygy50MoveRule", true,
+                       [this](const std::string& v) { engine_.set_tb_fifty_move_rule(v == "true"); });
+    options_.add_spin("SyzygyProbeLimit", 7, 0, 7,
+                      [this](const std::string& v) { engine_.set_tb_probe_limit(std::stoi(v)); });
 }
 
 void Session::println(std::string_view text) {
@@ -295,7 +310,8 @@ void Session::print_iteration(const std::vector<search::SearchInfo>& lines) {
         if (info.bound == search::BoundKind::Upper) text += " upperbound";
         if (show_wdl_) text += fmt::format(" wdl {}", wdl_text(info.score));
         const int64_t nps = info.time_ms > 0 ? int64_t(info.nodes * 1000 / uint64_t(info.time_ms)) : 0;
-        text += fmt::format(" nodes {} nps {} hashfull {} time {} pv", info.nodes, nps, info.hashfull, info.time_ms);
+        text += fmt::format(" nodes {} nps {} hashfull {} tbhits {} time {} pv", info.nodes, nps, info.hashfull,
+                            info.tb_hits, info.time_ms);
         for (Move m : info.pv) {
             text += ' ';
             text += to_uci(m, chess960);
@@ -326,9 +342,17 @@ void Session::cmd_display() {
     // any series of legal moves; `Winnable` tells an arbiter or a GUI which side can.
     const Winnability w = winnability(pos);
     const auto word = [](Winnable x) { return x == Winnable::Yes ? "yes" : x == Winnable::No ? "no" : "unknown"; };
-    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\nWinnable: white {}, black {}",
+    // The tables' verdict from the side to move's view, when the position is in them.
+    // It comes before Winnable, which stays the last line (scripts read up to it).
+    std::string tablebase;
+    if (const std::optional<syzygy::Wdl> wdl = syzygy::probe_wdl(engine_.tablebases(), pos)) {
+        const std::optional<int> dtz = syzygy::probe_dtz(engine_.tablebases(), pos);
+        tablebase = fmt::format("Tablebase: WDL {}, DTZ {}\n", syzygy::wdl_token(*wdl),
+                                dtz ? std::to_string(*dtz) : std::string("unknown"));
+    }
+    println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\n{}Winnable: white {}, black {}",
                         board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
-                        status_token(game_.status(w)), word(w.white), word(w.black)));
+                        status_token(game_.status(w)), tablebase, word(w.white), word(w.black)));
 }
 
 void Session::cmd_eval() {

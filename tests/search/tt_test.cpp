@@ -98,7 +98,7 @@ TEST_CASE("a different key misses", "[tt]") {
     CHECK_FALSE(tt.probe(0, 0, data));
 }
 
-TEST_CASE("mate scores are stored relative to the node", "[tt]") {
+TEST_CASE("mate and tablebase scores are stored relative to the node", "[tt]") {
     TranspositionTable tt;
     REQUIRE(tt.resize(1));
     const Key key = 0x1111222233334444ull;
@@ -121,8 +121,17 @@ TEST_CASE("mate scores are stored relative to the node", "[tt]") {
         REQUIRE(tt.probe(key, 1, data));
         CHECK(data.score == mated_in(1 + 5));
     }
+    SECTION("tablebase wins and losses") {
+        // A tablebase win found at ply 4 is TbWin - 4 from the root.
+        tt.store(key, 4, E2E4, TbWin - 4, 0, 6, Bound::Lower, false);
+        REQUIRE(tt.probe(key, 9, data));
+        CHECK(data.score == TbWin - 9);
+        tt.store(key, 4, E2E4, -TbWin + 4, 0, 6, Bound::Upper, false);
+        REQUIRE(tt.probe(key, 2, data));
+        CHECK(data.score == -TbWin + 2);
+    }
     SECTION("ordinary scores are not adjusted") {
-        for (Score s : {0, 1, -1, 500, -500, MateInMaxPly - 1, -(MateInMaxPly - 1)}) {
+        for (Score s : {0, 1, -1, 500, -500, TbWinInMaxPly - 1, -(TbWinInMaxPly - 1)}) {
             tt.store(key, 10, E2E4, s, 0, 6, Bound::Exact, false);
             REQUIRE(tt.probe(key, 20, data));
             CHECK(data.score == s);

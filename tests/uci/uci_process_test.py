@@ -15,6 +15,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_pipe import START_FEN, TIMEOUT, Engine, check  # noqa: E402
 
 
+TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
+
+
 def run_command_line(binary, *args, stdin_text=""):
     return subprocess.run([binary, *args], input=stdin_text, capture_output=True, text=True, timeout=TIMEOUT)
 
@@ -141,6 +144,29 @@ def test_command_line_perft(binary):
     check(result.returncode == 0 and "d1g1: 1" in result.stdout.splitlines(), "Chess960 perft from the command line")
 
 
+def test_syzygy_path(binary):
+    """Bad SyzygyPath values give error lines and the engine goes on; good ones load."""
+    with Engine(binary) as e:
+        missing = os.path.join(TABLES, "missing")
+        e.send(f"setoption name SyzygyPath value {missing}:{os.path.join(TABLES, 'KQvK.rtbw')}")
+        lines = e.read_until(lambda l: l.startswith("info string Found"))
+        check(len([l for l in lines if l.startswith("info string error: ")]) == 2, f"error lines: {lines}")
+        check(lines[-1] == "info string Found 0 tablebases", f"found line: {lines[-1]}")
+        e.send(f"setoption name SyzygyPath value {TABLES}")
+        tables = len([f for f in os.listdir(TABLES) if f.endswith(".rtbw")])
+        check(e.read_line() == f"info string Found {tables} tablebases", "good path")
+        e.send("position fen 8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1")
+        e.send("d")
+        lines = e.read_until(lambda l: l.startswith("Winnable:"))
+        tb = [l for l in lines if l.startswith("Tablebase: ")]
+        check(len(tb) == 1 and tb[0].startswith("Tablebase: WDL win, DTZ "), f"Tablebase line: {tb}")
+        e.send("go depth 6")
+        lines = e.read_until(lambda l: l.startswith("bestmove"))
+        check(any(" tbhits " in l for l in lines), "no tbhits in the info lines")
+        e.send("isready")
+        check(e.read_line() == "readyok", "isready after the search")
+
+
 def test_command_line_errors(binary):
     cases = [
         ("perft", "3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
@@ -172,6 +198,7 @@ TESTS = [
     test_long_move_list,
     test_command_line_perft,
     test_command_line_errors,
+    test_syzygy_path,
 ]
 
 

@@ -30,7 +30,7 @@ INFO_RE = re.compile(
     r"^info depth (?P<depth>\d+) seldepth (?P<seldepth>\d+) multipv (?P<multipv>\d+)"
     r" score (?P<kind>cp|mate) (?P<score>-?\d+)(?: (?P<bound>lowerbound|upperbound))?"
     r"(?: wdl (?P<w>\d+) (?P<d>\d+) (?P<l>\d+))?"
-    r" nodes (?P<nodes>\d+) nps (?P<nps>\d+) hashfull (?P<hashfull>\d+) time (?P<time>\d+)"
+    r" nodes (?P<nodes>\d+) nps (?P<nps>\d+) hashfull (?P<hashfull>\d+) tbhits (?P<tbhits>\d+) time (?P<time>\d+)"
     r" pv(?P<pv>(?: [a-h][1-8][a-h][1-8][nbrq]?)+)$")
 UCI_MOVE_RE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 notes = []
