@@ -436,9 +436,7 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     std::ostream& pgn_out = options.output_path.empty() ? out : file;
 
     search::Engine engine;
-    if (!engine.set_hash_mb(size_t(options.search.hash_mb)))
-        return fail(err, fmt::format("cannot allocate {} MB for the hash table", options.search.hash_mb));
-    engine.set_threads(options.search.threads);
+    if (const std::optional<std::string> problem = configure_engine(engine, options.search, err)) return fail(err, *problem);
     GameAnalyser analyser(options, engine);
     size_t total = 0;
     for (const PgnGame& g : games)

@@ -84,9 +84,7 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
     const Position root = game.position();
 
     search::Engine engine;
-    if (!engine.set_hash_mb(size_t(options.hash_mb)))
-        return fail(err, fmt::format("cannot allocate {} MB for the hash table", options.hash_mb));
-    engine.set_threads(options.threads);
+    if (const std::optional<std::string> problem = configure_engine(engine, options, err)) return fail(err, *problem);
     const int legal = int(count_legal_moves(root));
     engine.set_multipv(std::max(1, std::min(options.multipv, legal)));
     engine.set_game(game);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
 #include "chess/notation.h"
@@ -72,9 +73,24 @@ bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& opt
     else if (flag == "--infinite") limits.infinite = true;
     else if (flag == "--threads") args.number(flag, 1, 1024, options.threads, error);
     else if (flag == "--hash") args.number(flag, 1, 65536, options.hash_mb, error);
+    else if (flag == "--syzygy") {
+        if (const std::optional<std::string_view> path = args.value()) options.syzygy = std::string(*path);
+        else error = "--syzygy needs a folder (several separated by ':')";
+    }
     else if (flag == "--multipv" && multipv) args.number(flag, 1, 256, options.multipv, error);
     else return false;
     return true;
+}
+
+std::optional<std::string> configure_engine(search::Engine& engine, const SearchOptions& options, std::ostream& err) {
+    if (!engine.set_hash_mb(size_t(options.hash_mb)))
+        return fmt::format("cannot allocate {} MB for the hash table", options.hash_mb);
+    engine.set_threads(options.threads);
+    if (options.syzygy.empty()) return std::nullopt;
+    const syzygy::LoadReport report = engine.load_tablebases(options.syzygy);
+    for (const std::string& problem : report.problems) err << "tablebases: " << problem << '\n';
+    if (report.tables == 0) return fmt::format("no tablebases found in '{}'", options.syzygy);
+    return std::nullopt;
 }
 
 std::string describe_limit(const search::SearchLimits& limits) {

@@ -4,12 +4,14 @@
 // tool to print on standard error with its name.
 
 #include <cstddef>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "chess/position.h"
+#include "search/engine.h"
 #include "search/limits.h"
 
 namespace arbiter::tools {
@@ -47,13 +49,19 @@ struct SearchOptions {
     int threads = 1;
     int hash_mb = 16;
     int multipv = 1;
+    std::string syzygy;  // --syzygy: tablebase folders, ':'-separated; empty: none
 };
 
-// If `flag` is one of --depth, --movetime, --nodes, --infinite, --threads, --hash
-// (--multipv too when `multipv` is set), reads its value into `options` and returns
+// If `flag` is one of --depth, --movetime, --nodes, --infinite, --threads, --hash,
+// --syzygy (--multipv too when `multipv` is set), reads its value into `options` and returns
 // true; a bad value sets `error`. Returns false for any other flag.
 bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& options, bool multipv,
                       std::string& error);
+
+// Applies the hash size, threads and tablebases of `options` to `engine`; the
+// reason on failure (no memory, a tablebase folder that cannot be used). A file
+// skipped inside a usable folder is reported on `err` and is no failure.
+std::optional<std::string> configure_engine(search::Engine& engine, const SearchOptions& options, std::ostream& err);
 
 // "depth 12", "1000 ms", "100000 nodes" or "infinite": the limit in words.
 std::string describe_limit(const search::SearchLimits& limits);

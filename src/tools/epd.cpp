@@ -217,9 +217,7 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
     if (entries.empty()) return fail(err, fmt::format("{} holds no position to test", path));
 
     search::Engine engine;
-    if (!engine.set_hash_mb(size_t(options.hash_mb)))
-        return fail(err, fmt::format("cannot allocate {} MB for the hash table", options.hash_mb));
-    engine.set_threads(options.threads);
+    if (const std::optional<std::string> problem = configure_engine(engine, options, err)) return fail(err, *problem);
     std::vector<std::pair<int64_t, Move>> iterations;
     Move best;
     engine.set_listener({[&](const std::vector<search::SearchInfo>& lines) {

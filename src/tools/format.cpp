@@ -34,11 +34,13 @@ int white_mate_moves(search::Score white) {
 
 std::string format_score(search::Score white) {
     if (search::is_mate(white)) return mate_text(white);
+    if (search::is_decisive(white)) return white > 0 ? "+TB" : "-TB";
     return white > 0 ? fmt::format("+{}", pawns(white)) : pawns(white);
 }
 
 std::string lichess_eval(search::Score white) {
     if (search::is_mate(white)) return mate_text(white);
+    if (search::is_decisive(white)) return white > 0 ? "100.00" : "-100.00";
     return pawns(white);
 }
 
@@ -59,7 +61,7 @@ std::string san_line(const Position& start, std::span<const Move> moves) {
 }
 
 int clamped_centipawns(search::Score score) {
-    if (search::is_mate(score)) return score > 0 ? 1000 : -1000;
+    if (search::is_decisive(score)) return score > 0 ? 1000 : -1000;
     return std::clamp(score, -1000, 1000);
 }
 

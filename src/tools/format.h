@@ -22,10 +22,12 @@ int white_mate_moves(search::Score white);
 
 // A score from White's point of view in pawns, signed: `+1.25`, `-0.40`, `0.00`; mates
 // in full moves, `#5` when White mates, `#-3` when Black does; `#0` and `#-0` when
-// Black or White is checkmated on the board.
+// Black or White is checkmated on the board; `+TB` / `-TB` for a win / loss the
+// Syzygy tablebases prove (no mate distance known).
 std::string format_score(search::Score white);
 
-// The same as lichess writes it in `[%eval ...]`: `1.25`, `-0.40`, `#5`, `#-3`.
+// The same as lichess writes it in `[%eval ...]`: `1.25`, `-0.40`, `#5`, `#-3`; a
+// tablebase win or loss as `100.00` / `-100.00`.
 std::string lichess_eval(search::Score white);
 
 // A line of moves from `pos` in SAN with move numbers: `12. Nf3 Nc6 13. Bb5`, or

@@ -29,6 +29,18 @@ TEST_CASE("Scores in pawns from White's side", "[tools]") {
     CHECK(white_score(80, Black) == -80);
 }
 
+TEST_CASE("Tablebase wins and losses print as TB, below mates and above any eval", "[tools]") {
+    // A win the tables prove 10 plies from the root, and the other side's loss.
+    CHECK(format_score(search::TbWin - 10) == "+TB");
+    CHECK(format_score(white_score(search::TbWin - 10, Black)) == "-TB");
+    CHECK(lichess_eval(search::TbWin - 3) == "100.00");
+    CHECK(lichess_eval(-search::TbWin + 3) == "-100.00");
+    CHECK(clamped_centipawns(-search::TbWin + 40) == -1000);
+    // The largest plain evaluation is neither.
+    CHECK(format_score(search::TbWinInMaxPly - 1).front() == '+');
+    CHECK(format_score(search::TbWinInMaxPly - 1) != "+TB");
+}
+
 TEST_CASE("Mate scores in full moves from White's side, whoever is to move", "[tools]") {
     // White to move mates in 1 ply / 9 plies: #1, #5.
     CHECK(format_score(search::mate_in(1)) == "#1");

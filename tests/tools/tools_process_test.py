@@ -57,6 +57,20 @@ def test_analyse_start_position():
     check(re.fullmatch(r"Best move: 1\. \S+ \([a-h][1-8][a-h][1-8]\)", lines[-1]), f"last line {lines[-1]!r}")
 
 
+def test_analyse_with_tablebases():
+    # KRvK with Black to move: a tablebase loss for Black, +TB from White's side.
+    fen = "8/8/8/8/8/3k4/8/1K1R4 b - - 0 1"
+    lines = ok(run("analyse", "--fen", fen, "--depth", "4", "--syzygy", data("syzygy")), "analyse --syzygy")
+    infos = [INFO.match(l) for l in lines[2:-1]]
+    check(infos and all(infos), f"unreadable info lines: {lines}")
+    check(all(m.group(4) == "+TB" for m in infos), f"scores {[m.group(4) for m in infos if m]}")
+    without = ok(run("analyse", "--fen", fen, "--depth", "4"), "analyse without tables")
+    check("+TB" not in "\n".join(without), "a TB score without tables")
+    bad = run("analyse", "--fen", fen, "--depth", "4", "--syzygy", "/no/such/folder")
+    check(bad.returncode == 2 and not bad.stdout, f"missing folder: exit {bad.returncode}, stdout {bad.stdout!r}")
+    check("/no/such/folder" in bad.stderr, f"missing folder message {bad.stderr!r}")
+
+
 def test_analyse_mates_from_whites_side():
     # White mates in one: #1 and the PV in SAN with the mate sign.
     lines = ok(run("analyse", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "5"), "white mates")
