@@ -16,15 +16,18 @@ struct Anchor {
     int max_loss;
 };
 
-// Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing
-// strength"). Increasing in Elo; the first and last bound the option's range.
+// Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing at a
+// chosen strength"). Increasing in Elo; the first and last bound the option's range.
+// From 2800 on the budget is out of reach: the clock limits the search, as at full
+// strength (Arbiter at full strength scored about even against Stockfish's 2800).
+constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
-    {1320, 150, 6, 90, 350},
-    {1500, 300, 6, 60, 300},
-    {2000, 2'000, 5, 35, 200},
-    {2500, 20'000, 4, 15, 80},
-    {2800, 100'000, 4, 6, 40},
-    {3000, 400'000, 3, 2, 20},
+    {1320, 800, 5, 50, 200},
+    {1500, 2'000, 5, 35, 150},
+    {2000, 150'000, 3, 8, 40},
+    {2500, 2'000'000, 2, 2, 10},
+    {2800, Unbounded, 1, 0, 0},
+    {3000, Unbounded, 1, 0, 0},
 }};
 
 } // namespace

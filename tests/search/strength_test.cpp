@@ -104,7 +104,7 @@ TEST_CASE("the choice among lines follows exp(-loss / temperature) within the lo
 TEST_CASE("a limited search keeps its node budget, shows MultiPV's lines and repeats per seed", "[strength]") {
     Engine engine;
     const Position root = test::parse_fen(Position::StartFen);
-    for (int elo : {1320, 2000, 2600}) {
+    for (int elo : {1320, 1800, 2200}) {
         INFO("Elo " << elo);
         const LimitedResult a = limited_search(engine, root, elo, 7);
         const LimitedResult b = limited_search(engine, root, elo, 7);
@@ -141,7 +141,7 @@ TEST_CASE("a low level varies its moves with the seed; none hangs a queen", "[st
     // Rxd5 wins a free queen; every other move loses the rook to ...Qxd1+.
     const Position queen = test::parse_fen("6k1/5ppp/8/3q4/8/8/5PPP/3R2K1 w - - 0 1");
     const Move capture = *parse_uci(queen, "d1d5");
-    for (int elo : {1320, 1800, 2500})
+    for (int elo : {1320, 1800, 2200})
         for (uint64_t seed = 1; seed <= 6; ++seed) {
             INFO("Elo " << elo << " seed " << seed);
             CHECK(limited_search(engine, queen, elo, seed).best == capture);
