@@ -23,6 +23,28 @@ inline Position parse_fen(std::string_view fen, bool chess960 = false, FenCheck 
     return *result.position;
 }
 
+// The board field of a FEN from 64 piece letters (a1 = 0 ... h8 = 63, 0 for an
+// empty square), for tests that build positions square by square.
+inline std::string board_fen(const char (&board)[64]) {
+    std::string fen;
+    for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < 8; ++file) {
+            const char c = board[rank * 8 + file];
+            if (!c) {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + empty);
+            empty = 0;
+            fen += c;
+        }
+        if (empty) fen += char('0' + empty);
+        if (rank) fen += '/';
+    }
+    return fen;
+}
+
 // One line of tests/data/unwinnability-vectors.txt (the Chess Unwinnability
 // Analyzer's test vectors): `WB`, `W-`, `-B` or `--`, and a FEN.
 struct UnwinnabilityVector {

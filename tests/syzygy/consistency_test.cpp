@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "syzygy/probe.h"
 #include "syzygy/tablebases.h"
@@ -23,26 +24,6 @@ using syzygy::Wdl;
 namespace {
 
 const std::string TableFolder = std::string(ARBITER_TEST_DATA) + "/syzygy";
-
-std::string board_fen(const char (&board)[64]) {
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const char c = board[rank * 8 + file];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            fen += c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
-    return fen;
-}
 
 // A random legal position of `material` ("KQvKR": upper case White), or nullopt.
 std::optional<Position> random_position(std::string_view material, std::mt19937& rng) {
@@ -58,7 +39,7 @@ std::optional<Position> random_position(std::string_view material, std::mt19937&
         while (board[s] || (c == 'P' && (s < 8 || s >= 56)));
         board[s] = white ? c : char(c + 32);
     }
-    const std::string fen = board_fen(board) + ((rng() & 1) ? " w - - 0 1" : " b - - 0 1");
+    const std::string fen = test::board_fen(board) + ((rng() & 1) ? " w - - 0 1" : " b - - 0 1");
     return Position::from_fen(fen, false, FenCheck::Playable).position;
 }
 
@@ -183,7 +164,7 @@ TEST_CASE("en passant: positions right after a double step agree with one ply", 
         while (board[k2] || k2 == passed || k2 == start);
         board[k2] = 'k';
         const char ep_file = char('a' + file + side);
-        const std::string fen = board_fen(board) + (white_captures ? " w - " : " b - ") + ep_file +
+        const std::string fen = test::board_fen(board) + (white_captures ? " w - " : " b - ") + ep_file +
                                 (white_captures ? "6" : "3") + " 0 1";
         const FenResult parsed = Position::from_fen(fen, false, FenCheck::Playable);
         if (!parsed.position) continue;

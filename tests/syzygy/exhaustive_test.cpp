@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "syzygy/probe.h"
 #include "syzygy/tablebases.h"
@@ -40,22 +41,7 @@ std::string fen_of(Square wk, PieceType type, Square piece, Square bk, Color stm
     put(wk, King, White);
     put(piece, type, White);
     put(bk, King, Black);
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const char c = board[rank * 8 + file];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            fen += c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
+    std::string fen = test::board_fen(board);
     const Color side = colours_swapped ? ~stm : stm;
     fen += side == White ? " w - - 0 1" : " b - - 0 1";
     return fen;

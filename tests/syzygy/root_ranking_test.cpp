@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "test_support.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "syzygy/probe.h"
@@ -40,22 +41,7 @@ Position long_kqkr_win(const syzygy::Tablebases& tables, int minimum) {
             while (board[s]);
             board[s] = c;
         }
-        std::string fen;
-        for (int rank = 7; rank >= 0; --rank) {
-            int empty = 0;
-            for (int file = 0; file < 8; ++file) {
-                const char c = board[rank * 8 + file];
-                if (!c) {
-                    ++empty;
-                    continue;
-                }
-                if (empty) fen += char('0' + empty);
-                empty = 0;
-                fen += c;
-            }
-            if (empty) fen += char('0' + empty);
-            if (rank) fen += '/';
-        }
+        const std::string fen = test::board_fen(board);
         const FenResult parsed = Position::from_fen(fen + " w - - 0 1", false, FenCheck::Playable);
         if (!parsed.position) continue;
         const std::optional<int> dtz = syzygy::probe_dtz(tables, *parsed.position);
