@@ -4,7 +4,9 @@
 # that play.sh keeps stdout for UCI.
 #
 # Debian 12 packages: cmake, g++, make, libfmt-dev, catch2 (Catch2 v2), python3,
-# python3-numpy (the net-file test of scripts/nnue).
+# python3-numpy (the net-file test of scripts/nnue); test.sh adds the packages only
+# tests need through ARBITER_TEST_PACKAGES (python3-torch for the trainer's
+# end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`).
 # As root the missing ones are installed with apt-get; otherwise the exact command
 # to run is printed and the script stops.
 
@@ -19,7 +21,8 @@ arbiter_missing_packages() {
     # leave it to CMake's find_package to name what it cannot find.
     if command -v dpkg >/dev/null 2>&1; then
         local package
-        for package in libfmt-dev catch2 python3-numpy; do
+        # shellcheck disable=SC2086 # a list of package names
+        for package in libfmt-dev catch2 python3-numpy ${ARBITER_TEST_PACKAGES:-}; do
             dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
         done
     fi
