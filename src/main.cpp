@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "search/datagen.h"
-#include "search/game_record.h"
+#include "tools/datagen.h"
+#include "tools/game_record.h"
 #include "search/tunable.h"
 #include "tools/tools.h"
 #include "uci/uci.h"
@@ -64,20 +64,20 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "datagen") {
-        arbiter::search::DatagenConfig config;
-        const std::string error = arbiter::search::parse_datagen_args({argv + 2, argv + argc}, config);
+        arbiter::tools::DatagenConfig config;
+        const std::string error = arbiter::tools::parse_datagen_args({argv + 2, argv + argc}, config);
         if (!error.empty()) {
             std::cerr << "arbiter datagen: " << error << '\n';
             return usage();
         }
-        return arbiter::search::run_datagen(config, std::cerr);
+        return arbiter::tools::run_datagen(config, std::cerr);
     }
     if (command == "convert") {
         if (argc != 4) {
             std::cerr << "arbiter convert: expected an input .agame file and an output .abin file\n";
             return usage();
         }
-        return arbiter::search::run_convert(argv[2], argv[3], std::cerr);
+        return arbiter::tools::run_convert(argv[2], argv[3], std::cerr);
     }
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();

@@ -1,4 +1,4 @@
-#include "search/game_record.h"
+#include "tools/game_record.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,10 @@
 #include "chess/movegen.h"
 #include "chess/notation.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
+
+// The data tools are built on the search: its scores, limits and workers.
+using namespace search;
 
 namespace {
 
@@ -245,4 +248,4 @@ int run_convert(const std::string& input, const std::string& output, std::ostrea
     return 0;
 }
 
-} // namespace arbiter::search
+} // namespace arbiter::tools

@@ -1,4 +1,4 @@
-#include "search/datagen.h"
+#include "tools/datagen.h"
 
 #include <fmt/format.h>
 
@@ -21,7 +21,10 @@
 #include "chess/movegen.h"
 #include "search/search.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
+
+// The data tools are built on the search: its scores, limits and workers.
+using namespace search;
 
 namespace {
 
@@ -480,4 +483,4 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
     return 0;
 }
 
-} // namespace arbiter::search
+} // namespace arbiter::tools

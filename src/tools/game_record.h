@@ -40,9 +40,9 @@
 
 #include "chess/position.h"
 #include "search/score.h"
-#include "search/training_record.h"
+#include "tools/training_record.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
 
 struct ScoredPly {
     Move move;
@@ -52,7 +52,7 @@ struct ScoredPly {
 
 // The ply a search result gives: `score_white` is a search score from White's point
 // of view, mate scores included; the value is clamped as the file stores it.
-ScoredPly make_ply(Move move, Score score_white);
+ScoredPly make_ply(Move move, search::Score score_white);
 
 struct ScoredGame {
     Position start = Position::startpos();
@@ -101,4 +101,4 @@ std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& 
 // Returns the process exit code.
 int run_convert(const std::string& input, const std::string& output, std::ostream& log);
 
-} // namespace arbiter::search
+} // namespace arbiter::tools

@@ -1,4 +1,4 @@
-// The `.agame` format of search/game_record.h: the documented bytes, round trips of
+// The `.agame` format of tools/game_record.h: the documented bytes, round trips of
 // random games, the conversion filters, damaged input, and datagen's two formats
 // giving the same training records.
 
@@ -13,11 +13,12 @@
 #include "test_support.h"
 #include "chess/chess960.h"
 #include "chess/movegen.h"
-#include "search/datagen.h"
-#include "search/game_record.h"
+#include "tools/datagen.h"
+#include "tools/game_record.h"
 
 using namespace arbiter;
 using namespace arbiter::search;
+using namespace arbiter::tools;
 
 namespace {
 

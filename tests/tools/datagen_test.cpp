@@ -10,12 +10,13 @@
 #include "test_support.h"
 #include "chess/chess960.h"
 #include "chess/movegen.h"
-#include "search/datagen.h"
+#include "tools/datagen.h"
 #include "search/search.h"
-#include "search/training_record.h"
+#include "tools/training_record.h"
 
 using namespace arbiter;
 using namespace arbiter::search;
+using namespace arbiter::tools;
 
 TEST_CASE("A training record stores the documented bytes", "[datagen]") {
     const Position pos = test::parse_fen("4k3/8/8/8/8/8/8/R3K3 b Q - 7 42");

@@ -1,10 +1,10 @@
-#include "search/training_record.h"
+#include "tools/training_record.h"
 
 #include <algorithm>
 
 #include "chess/bitboard.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
 
 namespace {
 
@@ -60,4 +60,4 @@ DecodedRecord decode_record(const TrainingRecord& r) {
     return d;
 }
 
-} // namespace arbiter::search
+} // namespace arbiter::tools

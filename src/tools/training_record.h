@@ -7,7 +7,7 @@
 
 #include "chess/position.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
 
 using TrainingRecord = std::array<uint8_t, 32>;
 
@@ -29,4 +29,4 @@ struct DecodedRecord {
 };
 DecodedRecord decode_record(const TrainingRecord& record);
 
-} // namespace arbiter::search
+} // namespace arbiter::tools

@@ -9,7 +9,7 @@
 // positions are written as the 32-byte records of nets/README.md, without positions
 // in check, positions whose best move is a capture or promotion, and positions with
 // mate scores. With `--format agame` whole games are written in the compact format of
-// search/game_record.h, every searched ply unfiltered; `arbiter convert` applies the
+// tools/game_record.h, every searched ply unfiltered; `arbiter convert` applies the
 // same filters later and gives the same records.
 //
 // Reproducible: game i depends only on (seed, i), because every game starts from a
@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "eval/nnue/network.h"
-#include "search/game_record.h"
-#include "search/training_record.h"
+#include "tools/game_record.h"
+#include "tools/training_record.h"
 
-namespace arbiter::search {
+namespace arbiter::tools {
 
 enum class DataFormat { Abin, Agame };
 
@@ -95,4 +95,4 @@ std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConf
 // Runs the generation; progress lines go to `log`. Returns the process exit code.
 int run_datagen(const DatagenConfig& config, std::ostream& log);
 
-} // namespace arbiter::search
+} // namespace arbiter::tools
