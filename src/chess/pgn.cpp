@@ -201,6 +201,10 @@ public:
                 error->game = game_number;
                 result.errors.push_back(std::move(*error));
                 skip_bad_game(start);
+            } else if (game.tags.empty() && game.moves.empty() && !ended_by_result_) {
+                // Only a comment, outside any game: a file's preamble, or a remark after
+                // a game's result ("1-0 {White won on time}"). Not a game of its own.
+                --game_number;
             } else {
                 result.games.push_back(std::move(game));
             }
@@ -272,7 +276,8 @@ private:
         std::string pending;
         if (std::optional<PgnError> error = parse_line(game.start, game.moves, 0, pending)) return error;
         if (!pending.empty()) game.comment = pending;
-        if (peek().kind == Tok::Result) game.result = take().text;
+        ended_by_result_ = peek().kind == Tok::Result;
+        if (ended_by_result_) game.result = take().text;
         else if (const auto tag = game.tag("Result"); tag && is_result(*tag)) game.result = *tag;
         return std::nullopt;
     }
@@ -382,6 +387,7 @@ private:
 
     std::vector<Token> tokens_;
     size_t i_ = 0;
+    bool ended_by_result_ = false;  // the last game read ended with its result token
 };
 
 // ---------------------------------------------------------------------------------

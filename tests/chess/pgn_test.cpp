@@ -248,6 +248,18 @@ TEST_CASE("PGN several games, line endings, escape lines", "[pgn]") {
     CHECK(r.games[1].moves.size() == 1);
     // A % escape line in the first column is skipped; a byte order mark too.
     CHECK(read_one("\xEF\xBB\xBF% produced by a program\n1. e4 *").moves.size() == 1);
+    // A comment outside any game (a preamble, a remark after a result) is no game: the
+    // games keep their numbers.
+    const PgnReadResult c = read_pgn("{Collected by X}\n\n[Event \"a\"]\n\n1. e4 e5 1-0 {White won on time}\n\n"
+                                     "[Event \"b\"]\n\n1. d4 *\n{the end}\n");
+    REQUIRE(c.errors.empty());
+    REQUIRE(c.games.size() == 2);
+    CHECK(c.games[0].number == 1);
+    CHECK(c.games[0].moves.size() == 2);
+    CHECK(c.games[1].number == 2);
+    CHECK(c.games[1].tag("Event") == "b");
+    // With a result it stays a game of its own, with no moves.
+    CHECK(read_pgn("{only words} *\n1. e4 *").games.size() == 2);
 }
 
 TEST_CASE("PGN errors name the game, the line and the token; other games are kept", "[pgn]") {
