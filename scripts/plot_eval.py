@@ -15,7 +15,11 @@ Bottom: the evaluation in pawns, clamped to +-10.
 Exits 3, with a message, when matplotlib is missing (the engine then skips the plot).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnue"))
+import system_python  # noqa: E402
 
 COLOURS = {"Inaccuracy": "#e6b400", "Mistake": "#f07c00", "Blunder": "#d32f2f"}
 
@@ -30,6 +34,9 @@ def main() -> int:
         import matplotlib.pyplot as plt
         from matplotlib.lines import Line2D
     except ImportError:
+        # Debian's python3-matplotlib is for /usr/bin/python3: when the `python3` that
+        # ran us is another one (a pyenv shim, say), run again under that one.
+        system_python.reexec()
         print("plot_eval.py: matplotlib is not installed for this Python "
               f"({sys.executable}); install it with 'apt-get install python3-matplotlib' "
               "or 'pip install matplotlib'. No plot written.", file=sys.stderr)
@@ -41,9 +48,14 @@ def main() -> int:
         print("plot_eval.py: no evaluated move to plot", file=sys.stderr)
         return 1
 
-    plies = [0] + [p["ply"] for p in points]
-    expected = [data.get("start_expected", 0.5)] + [p["expected"] for p in points]
-    pawns = [data.get("start_cp", 0) / 100.0] + [max(-10.0, min(10.0, p["cp"] / 100.0)) for p in points]
+    plies = [p["ply"] for p in points]
+    expected = [p["expected"] for p in points]
+    pawns = [max(-10.0, min(10.0, p["cp"] / 100.0)) for p in points]
+    # The start position, when it was evaluated (not with --side black).
+    if data.get("start_expected") is not None:
+        plies.insert(0, 0)
+        expected.insert(0, data["start_expected"])
+        pawns.insert(0, max(-10.0, min(10.0, data.get("start_cp", 0) / 100.0)))
 
     plt.rcParams.update({"font.family": "DejaVu Sans", "font.size": 10})
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 6.2), sharex=True,
@@ -56,7 +68,7 @@ def main() -> int:
     top.plot(plies, expected, color="#8a8a8a", linewidth=1.2)
     top.axhline(0.5, color="#9e9e9e", linewidth=0.8, linestyle="--")
     top.set_ylim(0, 1)
-    top.set_xlim(0, plies[-1])
+    top.set_xlim(plies[0], max(plies[-1], plies[0] + 1))
     top.set_yticks([0, 0.25, 0.5, 0.75, 1])
     top.set_yticklabels(["Black wins", "", "draw", "", "White wins"])
     top.set_ylabel("White's expected score")

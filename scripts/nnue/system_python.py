@@ -11,15 +11,22 @@ import sys
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
+def reexec() -> None:
+    """Re-runs the script under the system Python, once, when that is another
+    interpreter; returns when it cannot (no such Python, it is this one, or this run
+    is already the re-run)."""
+    if (os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)
+            and not os.environ.get("ARBITER_NNUE_REEXEC")):
+        os.environ["ARBITER_NNUE_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+
+
 def require(*modules: str) -> None:
     """Returns when every module can be imported; else re-runs the script under the
     system Python once, or exits with the packages to install."""
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if not missing:
         return
-    if (os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)
-            and not os.environ.get("ARBITER_NNUE_REEXEC")):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    reexec()
     packages = " ".join("python3-" + m for m in missing)
     sys.exit(f"{os.path.basename(sys.argv[0])}: needs {', '.join(missing)}: apt-get install {packages}")

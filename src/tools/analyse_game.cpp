@@ -307,7 +307,9 @@ std::string quote_shell(const std::string& text) {
 }
 
 // The eval graph through scripts/plot_eval.py, run by `python3` (ARBITER_PYTHON in the
-// environment names another interpreter). Returns false when the plot failed;
+// environment names another interpreter; the script re-runs itself under
+// /usr/bin/python3, where Debian installs matplotlib, when the first lacks it).
+// Returns false when the plot failed;
 // a missing matplotlib is reported and counts as success (the plot is optional).
 bool plot(const PgnGame& game, const std::vector<Evaluation>& evals, const std::vector<MoveReview>& reviews,
           const SideSummary summary[2], const Options& options, const std::string& png, std::ostream& err) {
@@ -341,14 +343,14 @@ bool plot(const PgnGame& game, const std::vector<Evaluation>& evals, const std::
                                       : json_string(fmt::format("{}", judgement_name(reviews[i].judgement))));
         }
         f << fmt::format("{{\"white\":{},\"black\":{},\"result\":{},\"event\":{},\"white_accuracy\":{},"
-                         "\"black_accuracy\":{},\"limit\":{},\"start_number\":{},\"start_expected\":{:.4f},"
+                         "\"black_accuracy\":{},\"limit\":{},\"start_number\":{},\"start_expected\":{},"
                          "\"start_cp\":{},\"points\":[{}]}}\n",
                          json_string(game.tag("White").value_or("White")), json_string(game.tag("Black").value_or("Black")),
                          json_string(game.result), json_string(game.tag("Event").value_or("")),
                          options.side[White] ? fmt::format("{:.1f}", summary[White].accuracy()) : "null",
                          options.side[Black] ? fmt::format("{:.1f}", summary[Black].accuracy()) : "null",
                          json_string(describe_limit(options.search.limits)), game.start.fullmove_number(),
-                         evals[0].searched ? evals[0].wdl.expected_score() : 0.5,
+                         evals[0].searched ? fmt::format("{:.4f}", evals[0].wdl.expected_score()) : "null",
                          evals[0].searched ? clamped_centipawns(evals[0].white) : 0, points);
     }
     const char* python = std::getenv("ARBITER_PYTHON");
