@@ -7,15 +7,10 @@ namespace arbiter::syzygy {
 Table::Table(TableType type, std::string path, const Material& material)
     : type_(type), path_(std::move(path)), material_(material), key_(material.key()), mirrored_key_(material.mirrored().key()),
       piece_count_(material.total()), has_pawns_(material.pawns(White) + material.pawns(Black) > 0),
-      has_unique_pieces_(false) {
+      both_sides_pawns_(material.pawns(White) > 0 && material.pawns(Black) > 0), has_unique_pieces_(false) {
     for (int c = 0; c < 2; ++c)
         for (int t = Pawn; t <= Queen; ++t)
             if (material.count[c][t] == 1) has_unique_pieces_ = true;
-    // Both colours with pawns: the one with fewer leads (White on a tie).
-    const int white = material.pawns(White), black = material.pawns(Black);
-    const bool white_leads = black == 0 || (white > 0 && black >= white);
-    pawn_count_[0] = white_leads ? white : black;
-    pawn_count_[1] = white_leads ? black : white;
 }
 
 bool Table::ensure_ready() const {
@@ -40,121 +35,137 @@ std::string Table::prepare() const {
     return error;
 }
 
-void Table::set_groups(PairsData& d, const int order[2], int file) const {
-    // Pieces form groups: the leading group (two kings and a third unique piece
-    // when there is one, or the leading pawns), then runs of like pieces.
-    int n = 0;
-    d.group_length[0] = 1;
-    int leading = has_pawns_ ? 0 : has_unique_pieces_ ? 3 : 2;
-    for (int i = 1; i < piece_count_; ++i) {
-        if (--leading > 0 || d.pieces[i] == d.pieces[i - 1]) ++d.group_length[n];
-        else d.group_length[++n] = 1;
-    }
-    d.group_length[++n] = 0;
-
-    // The groups' index factors, in the order the file gives: the leading group
-    // at order[0], the other colour's pawns (when both have pawns) at order[1].
-    const bool both_pawns = has_pawns_ && pawn_count_[1] > 0;
-    int next = both_pawns ? 2 : 1;
-    int free_squares = 64 - d.group_length[0] - (both_pawns ? d.group_length[1] : 0);
-    uint64_t factor = 1;
-    for (int k = 0; k < 16 && (next < n || k == order[0] || k == order[1]); ++k) {
-        if (k == order[0]) {
-            d.group_factor[0] = factor;
-            factor *= has_pawns_ ? uint64_t(Encoding.lead_pawns_size[d.group_length[0]][file])
-                      : has_unique_pieces_ ? 31332 : 462;
-        } else if (k == order[1]) {
-            d.group_factor[1] = factor;
-            factor *= Encoding.binomial[d.group_length[1]][48 - d.group_length[0]];
-        } else {
-            d.group_factor[next] = factor;
-            factor *= Encoding.binomial[d.group_length[next]][free_squares];
-            free_squares -= d.group_length[next++];
-        }
-    }
-    d.group_factor[n] = factor;
-}
-
-bool Table::pieces_match(const PairsData& d) const {
-    // The stream's piece codes must be the file name's pieces (White's: 1-6, the
-    // other side's: 9-14), in some order; pawn tables start with a pawn.
-    int count[16] = {};
-    for (int k = 0; k < piece_count_; ++k) ++count[d.pieces[k]];
+bool Table::build_layout(IndexLayout& layout, int lead_position, int pawn_position, int file) const {
+    // The stream's pieces must be the file name's, in some order (White's codes
+    // 1-6, the other side's 9-14); a pawn table's first piece is a pawn.
+    int seen[16] = {};
+    for (int i = 0; i < piece_count_; ++i) ++seen[layout.codes[i]];
     for (int c = 0; c < 2; ++c)
         for (int t = Pawn; t <= King; ++t)
-            if (count[c * 8 + t + 1] != material_.count[c][t]) return false;
-    return !has_pawns_ || (d.pieces[0] & 7) == 1;
+            if (seen[8 * c + t + 1] != material_.count[c][t]) return false;
+    if (has_pawns_ && (layout.codes[0] & 7) != 1) return false;
+
+    // Groups: the leading group holds the first `leading` pieces (the two kings and
+    // a unique piece, or the two kings; in pawn tables the first pawn) and any like
+    // pieces right after them; every later run of like pieces is a group.
+    const int leading = has_pawns_ ? 1 : has_unique_pieces_ ? 3 : 2;
+    layout.groups = 0;
+    for (int i = 0; i < piece_count_; ++i) {
+        if (i == 0 || (i >= leading && layout.codes[i] != layout.codes[i - 1])) layout.group_size[layout.groups++] = 0;
+        ++layout.group_size[layout.groups - 1];
+    }
+    if (has_pawns_ ? layout.group_size[0] > 5 : layout.group_size[0] != leading) return false;
+
+    // The range of each group's digit. The other colour's pawns, when both colours
+    // have pawns, are group 1 and lie on the 48 pawn squares the leading pawns left.
+    uint64_t range[MaxPieces];
+    range[0] = has_pawns_ ? uint64_t(Tables.leader_sets[layout.group_size[0]][file]) : has_unique_pieces_ ? 31332 : 462;
+    int free_squares = 64 - layout.group_size[0];
+    for (int g = 1; g < layout.groups; ++g) {
+        if (layout.group_size[g] >= MaxPieces) return false;
+        if (g == 1 && both_sides_pawns_) {
+            range[g] = Tables.choose[layout.group_size[g]][48 - layout.group_size[0]];
+        } else {
+            range[g] = Tables.choose[layout.group_size[g]][free_squares];
+        }
+        free_squares -= layout.group_size[g];
+    }
+
+    // The digits' order, least significant first: the file places the leading group
+    // (and group 1 when both colours have pawns); the others fill the remaining
+    // places in group order.
+    int group_at[MaxPieces];
+    for (int& g : group_at) g = -1;
+    if (lead_position >= layout.groups) return false;
+    group_at[lead_position] = 0;
+    int next = 1;
+    if (both_sides_pawns_) {
+        if (layout.groups < 2 || pawn_position >= layout.groups || group_at[pawn_position] >= 0) return false;
+        group_at[pawn_position] = 1;
+        next = 2;
+    }
+    uint64_t weight = 1;
+    for (int place = 0; place < layout.groups; ++place) {
+        if (group_at[place] < 0) group_at[place] = next++;
+        layout.weight[group_at[place]] = weight;
+        weight *= range[group_at[place]];
+    }
+    layout.positions = weight;
+    return true;
 }
 
 std::string Table::parse() const {
     const std::span<const uint8_t> bytes = file_.bytes();
     const auto damaged = [&](std::string_view what) {
-        return fmt::format("{}: damaged or truncated table ({}; {} bytes)", path_, what, bytes.size());
+        return fmt::format("{}: truncated or damaged ({}; {} bytes)", path_, what, bytes.size());
     };
     ByteReader in(bytes, 0);
     const uint32_t magic = in.le32();
     if (in.failed() || magic != (type_ == TableType::Wdl ? WdlMagic : DtzMagic))
         return fmt::format("{}: not a Syzygy {} table (bad magic number)", path_,
                            type_ == TableType::Wdl ? "WDL" : "DTZ");
-    const uint8_t header = in.u8();
-    if (bool(header & 2) != has_pawns_) return damaged("pawn flag does not match the file name");
+    const uint8_t properties = in.u8();
+    if (bool(properties & 2) != has_pawns_) return damaged("pawn flag does not match the file name");
     const bool symmetric = key_ == mirrored_key_;
-    if (type_ == TableType::Wdl && bool(header & 1) == symmetric) return damaged("side flag does not match the file name");
+    if (type_ == TableType::Wdl && bool(properties & 1) == symmetric)
+        return damaged("side flag does not match the file name");
 
+    // Sub-tables: sides to move stored, times files of the leading pawn.
     const int sides = type_ == TableType::Wdl && !symmetric ? 2 : 1;
     const int files = has_pawns_ ? 4 : 1;
-    const bool both_pawns = has_pawns_ && pawn_count_[1] > 0;
     for (int f = 0; f < files; ++f) {
-        const uint8_t first = in.u8();
-        const uint8_t second = both_pawns ? in.u8() : 0xFF;
-        const int order[2][2] = {{first & 0xF, both_pawns ? second & 0xF : 0xF},
-                                 {first >> 4, both_pawns ? second >> 4 : 0xF}};
+        const uint8_t lead_positions = in.u8();
+        const uint8_t pawn_positions = both_sides_pawns_ ? in.u8() : 0;
         for (int k = 0; k < piece_count_; ++k) {
-            const uint8_t code = in.u8();
-            for (int i = 0; i < sides; ++i) pairs_[i][f].pieces[k] = uint8_t(i ? code >> 4 : code & 0xF);
+            const uint8_t both = in.u8();
+            subtables_[0][f].layout.codes[k] = both & 0xF;
+            subtables_[1][f].layout.codes[k] = both >> 4;
         }
-        if (in.failed()) return damaged("header");
-        for (int i = 0; i < sides; ++i) {
-            if (!pieces_match(pairs_[i][f])) return damaged("pieces do not match the file name");
-            set_groups(pairs_[i][f], order[i], f);
+        if (in.failed()) return damaged("piece list");
+        for (int side = 0; side < sides; ++side) {
+            const int shift = 4 * side;
+            const int lead_position = lead_positions >> shift & 0xF, pawn_position = pawn_positions >> shift & 0xF;
+            if (!build_layout(subtables_[side][f].layout, lead_position, pawn_position, f))
+                return damaged("pieces do not match the file name");
         }
     }
     in.align(2);
     for (int f = 0; f < files; ++f)
-        for (int i = 0; i < sides; ++i) {
-            PairsData& d = pairs_[i][f];
-            int groups = 0;
-            while (d.group_length[groups] != 0) ++groups;
-            if (!d.read_header(in, d.group_factor[groups])) return damaged("value stream header");
+        for (int side = 0; side < sides; ++side) {
+            SubTable& sub = subtables_[side][f];
+            if (!sub.values.read_description(in, sub.layout.positions)) return damaged("value stream description");
         }
+
     if (type_ == TableType::Dtz) {
-        dtz_map_ = in.offset();
+        // Four maps per mapped sub-table, for wins, losses, cursed wins and blessed
+        // losses: a count, then that many entries of one or two bytes.
         for (int f = 0; f < files; ++f) {
-            PairsData& d = pairs_[0][f];
-            if (!(d.flags & flag::Mapped)) continue;
-            if (d.flags & flag::WideMap) {
-                in.align(2);
-                for (uint16_t& start : d.dtz_map_index) {
-                    start = uint16_t((in.offset() - dtz_map_) / 2 + 1);
-                    in.take(2 * size_t(in.le16()));
-                }
-            } else {
-                for (uint16_t& start : d.dtz_map_index) {
-                    start = uint16_t(in.offset() - dtz_map_ + 1);
-                    in.take(in.u8());
-                }
+            SubTable& sub = subtables_[0][f];
+            if (!(sub.values.flags() & flag::Mapped)) continue;
+            const bool wide = sub.values.flags() & flag::WideMap;
+            if (wide) in.align(2);
+            for (size_t& start : sub.map_start) {
+                const size_t entries = wide ? in.le16() : in.u8();
+                start = in.offset();
+                in.take(entries * (wide ? 2 : 1));
             }
         }
         in.align(2);
     }
+
+    const uint8_t* checkpoints[2][4] = {};
+    const uint8_t* block_sizes[2][4] = {};
     for (int f = 0; f < files; ++f)
-        for (int i = 0; i < sides; ++i) pairs_[i][f].sparse_index = in.take(pairs_[i][f].sparse_bytes());
+        for (int side = 0; side < sides; ++side)
+            checkpoints[side][f] = in.take(subtables_[side][f].values.checkpoint_bytes());
     for (int f = 0; f < files; ++f)
-        for (int i = 0; i < sides; ++i) pairs_[i][f].block_lengths = in.take(pairs_[i][f].block_length_bytes());
+        for (int side = 0; side < sides; ++side)
+            block_sizes[side][f] = in.take(subtables_[side][f].values.block_size_bytes());
     for (int f = 0; f < files; ++f)
-        for (int i = 0; i < sides; ++i) {
+        for (int side = 0; side < sides; ++side) {
+            ValueStream& values = subtables_[side][f].values;
             in.align(64);
-            pairs_[i][f].blocks = in.take(size_t(pairs_[i][f].block_bytes()));
+            values.set_sections(checkpoints[side][f], block_sizes[side][f], in.take(size_t(values.block_data_bytes())));
         }
     if (in.failed()) return damaged("the file ends before its data");
     return {};

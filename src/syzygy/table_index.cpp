@@ -1,7 +1,7 @@
-// Table::probe: from a position to the index of its value in a table, then the
-// value. The scheme is described in encoding.h.
+// Table::probe: from a position to its index in a sub-table (the numbering is
+// described in encoding.h), then to the value stored there. Allocates nothing.
 
-#include <algorithm>
+#include <utility>
 
 #include "syzygy/table.h"
 
@@ -9,149 +9,187 @@ namespace arbiter::syzygy {
 
 namespace {
 
-int edge_distance(int file) { return std::min(file, 7 - file); }
-bool pawn_order(int a, int b) { return Encoding.pawn_rank[a] < Encoding.pawn_rank[b]; }
+// Sorts a few numbers in increasing order.
+void sort_small(int* values, int count) {
+    for (int i = 1; i < count; ++i)
+        for (int j = i; j > 0 && values[j - 1] > values[j]; --j) std::swap(values[j - 1], values[j]);
+}
 
-// Index of a non-pawn table's leading group, its first piece already in the
-// a1-d1-d4 triangle and the group under the diagonal where it leaves it.
-uint64_t leading_pieces_index(const int* sq, bool three_unique) {
-    if (!three_unique) return uint64_t(Encoding.king_pair[Encoding.triangle[sq[0]]][sq[1]]);
-    // Three unique pieces: 63 squares remain for the second, 62 for the third; the
-    // cases with leading pieces on the diagonal come after (fewer symmetric twins).
-    const int adjust1 = sq[1] > sq[0];
-    const int adjust2 = (sq[2] > sq[0]) + (sq[2] > sq[1]);
-    const auto rank = [](int s) { return s >> 3; };
-    if (diagonal_offset(sq[0]) != 0)
-        return uint64_t((Encoding.triangle[sq[0]] * 63 + (sq[1] - adjust1)) * 62 + sq[2] - adjust2);
-    if (diagonal_offset(sq[1]) != 0)
-        return uint64_t((6 * 63 + rank(sq[0]) * 28 + Encoding.below_diagonal[sq[1]]) * 62 + sq[2] - adjust2);
-    if (diagonal_offset(sq[2]) != 0)
-        return uint64_t(6 * 63 * 62 + 4 * 28 * 62 + rank(sq[0]) * 7 * 28 + (rank(sq[1]) - adjust1) * 28 +
-                        Encoding.below_diagonal[sq[2]]);
-    return uint64_t(6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + rank(sq[0]) * 7 * 6 + (rank(sq[1]) - adjust1) * 6 +
-                    (rank(sq[2]) - adjust2));
+// Mirror images of every square: across the d/e line, across the 4th/5th rank,
+// and across the a1-h8 diagonal.
+void flip_files(int* squares, int count) {
+    for (int i = 0; i < count; ++i) squares[i] ^= 7;
+}
+void flip_ranks(int* squares, int count) {
+    for (int i = 0; i < count; ++i) squares[i] ^= 56;
+}
+void transpose(int* squares, int count) {
+    for (int i = 0; i < count; ++i) squares[i] = file_of_square(squares[i]) * 8 + rank_of_square(squares[i]);
+}
+
+// How many of `earlier` lie below `square`: subtracting it numbers the squares
+// the earlier pieces left free.
+template <typename Key>
+int count_lower(const int* earlier, int count, int square, Key key) {
+    int lower = 0;
+    for (int i = 0; i < count; ++i) lower += key(earlier[i]) < key(square);
+    return lower;
+}
+
+// Two kings and a unique piece (encoding.h, TrioSections): the section is the
+// number of pieces, from the first, on the diagonal before one off it; each
+// piece's digit is its number among the squares its section allows it.
+uint64_t leading_trio_index(const int* sq) {
+    int section = 0;
+    while (section < 3 && above_diagonal(sq[section]) == 0) ++section;
+    const auto same = [](int s) { return s; };
+    uint64_t value = 0;
+    for (int piece = 0; piece < 3; ++piece) {
+        const int s = sq[piece];
+        int digit;
+        if (piece == 0) digit = section == 0 ? Tables.triangle[s] : rank_of_square(s);
+        else if (piece < section) digit = rank_of_square(s) - count_lower(sq, piece, s, rank_of_square);
+        else if (piece == section) digit = Tables.under_diagonal[s];
+        else digit = s - count_lower(sq, piece, s, same);
+        value = value * uint64_t(Trio.radix[section][piece]) + uint64_t(digit);
+    }
+    return uint64_t(Trio.offset[section]) + value;
+}
+
+// The leading pawns, the leader first: the leader's square, then the set of the
+// others, ranked among the pawn squares ordered below it.
+uint64_t leading_pawns_index(const int* sq, int count) {
+    uint64_t index = uint64_t(Tables.leader_offset[count][sq[0]]);
+    int order[MaxPieces];
+    for (int i = 1; i < count; ++i) order[i - 1] = Tables.pawn_order[sq[i]];
+    sort_small(order, count - 1);
+    for (int i = 0; i < count - 1; ++i) index += Tables.choose[i + 1][order[i]];
+    return index;
 }
 
 } // namespace
 
-TableValue Table::probe(const Position& pos, int wdl) const {
-    if (!ensure_ready()) return {TableValue::Failed, 0};
-
-    // The file stores its first side as White. Look up a position with the colours
-    // the other way round, and a symmetric table's Black-to-move positions (stored
-    // only for White to move), with colours swapped and the board turned over.
-    const bool symmetric = key_ == mirrored_key_;
-    const bool swap = material_key(pos) != key_ || (symmetric && pos.side_to_move() == Black);
-    const int colour_flip = swap ? 8 : 0;
-    const int square_flip = swap ? 56 : 0;
-    const int side = int(pos.side_to_move()) ^ int(swap);
-    const auto code_of = [&](Piece p) { return uint8_t((int(p) ^ colour_flip) + 1); };
-
-    int sq[MaxPieces];
-    uint8_t code[MaxPieces];
-    int count = 0, leading_pawns = 0, file = 0;
-    Bitboard lead = 0;
+bool Table::compute_index(const IndexLayout& layout, int* sq, int leading_pawns, uint64_t& index) const {
+    // Symmetry: the first piece goes to files a-d; without pawns also to ranks
+    // 1-4, and the first piece of the leading group off the diagonal under it.
+    if (file_of_square(sq[0]) > 3) flip_files(sq, piece_count_);
     if (has_pawns_) {
-        // The leading pawns are those of the colour of the stream's first piece;
-        // the one nearest the a/h edge (then lowest) decides the sub-table's file.
-        const Color lead_colour = Color((pairs_[0][0].pieces[0] >> 3) ^ (swap ? 1 : 0));
-        lead = pos.pieces(lead_colour, Pawn);
-        for (Square s : squares(lead)) {
-            code[count] = code_of(pos.piece_on(s));
-            sq[count++] = s ^ square_flip;
-        }
-        leading_pawns = count;
-        std::swap(sq[0], *std::max_element(sq, sq + leading_pawns, pawn_order));
-        file = edge_distance(sq[0] & 7);
-    }
-    const PairsData& d = pairs_[type_ == TableType::Wdl ? side % (symmetric ? 1 : 2) : 0][file];
-    // A DTZ table holds one side to move; a symmetric table without pawns holds
-    // both (the swap above made the side to move its first side).
-    if (type_ == TableType::Dtz && (d.flags & flag::SideToMove) != side && !(symmetric && !has_pawns_))
-        return {TableValue::OtherSideToMove, 0};
-
-    for (Square s : squares(pos.occupied() & ~lead)) {
-        code[count] = code_of(pos.piece_on(s));
-        sq[count++] = s ^ square_flip;
-    }
-    if (count != piece_count_) return {TableValue::Failed, 0};
-    // Put the pieces in the stream's order.
-    for (int i = leading_pawns; i < count - 1; ++i)
-        for (int j = i + 1; j < count; ++j)
-            if (d.pieces[i] == code[j]) {
-                std::swap(code[i], code[j]);
-                std::swap(sq[i], sq[j]);
-                break;
-            }
-
-    // The first piece goes to files a-d.
-    if ((sq[0] & 7) > 3)
-        for (int i = 0; i < count; ++i) sq[i] ^= 7;
-
-    uint64_t index;
-    if (has_pawns_) {
-        index = uint64_t(Encoding.lead_pawn_index[leading_pawns][sq[0]]);
-        std::stable_sort(sq + 1, sq + leading_pawns, pawn_order);
-        for (int i = 1; i < leading_pawns; ++i) index += Encoding.binomial[i][Encoding.pawn_rank[sq[i]]];
+        index = leading_pawns_index(sq, leading_pawns);
     } else {
-        // Then to ranks 1-4, and below the a1-h8 diagonal: the first piece of the
-        // leading group off the diagonal decides whether to transpose.
-        if ((sq[0] >> 3) > 3)
-            for (int i = 0; i < count; ++i) sq[i] ^= 56;
-        for (int i = 0; i < d.group_length[0]; ++i) {
-            const int offset = diagonal_offset(sq[i]);
-            if (offset == 0) continue;
-            if (offset > 0)
-                for (int j = i; j < count; ++j) sq[j] = ((sq[j] >> 3) | (sq[j] << 3)) & 63;
+        if (rank_of_square(sq[0]) > 3) flip_ranks(sq, piece_count_);
+        for (int i = 0; i < layout.group_size[0]; ++i) {
+            if (above_diagonal(sq[i]) == 0) continue;
+            if (above_diagonal(sq[i]) > 0) transpose(sq, piece_count_);
             break;
         }
-        index = leading_pieces_index(sq, has_unique_pieces_);
-    }
-    index *= d.group_factor[0];
-
-    // Every further group: a set of squares among those the earlier groups left,
-    // counted in increasing square order. The second colour's pawns (when both
-    // have pawns) choose among the 48 pawn squares.
-    int* group = sq + d.group_length[0];
-    bool pawn_group = has_pawns_ && pawn_count_[1] > 0;
-    for (int g = 1; d.group_length[g] != 0; ++g) {
-        const int length = d.group_length[g];
-        std::sort(group, group + length);
-        uint64_t n = 0;
-        for (int i = 0; i < length; ++i) {
-            const int below = int(std::count_if(sq, group, [&](int s) { return s < group[i]; }));
-            const int rank = group[i] - below - (pawn_group ? 8 : 0);
-            if (rank < 0 || i + 1 >= MaxPieces) return {TableValue::Failed, 0};  // only from a damaged file
-            n += Encoding.binomial[i + 1][rank];
+        if (has_unique_pieces_) {
+            index = leading_trio_index(sq);
+        } else {
+            const int kings = Tables.kings[Tables.triangle[sq[0]]][sq[1]];
+            if (kings < 0) return false;  // kings side by side
+            index = uint64_t(kings);
         }
-        pawn_group = false;
-        index += n * d.group_factor[g];
-        group += length;
+    }
+    index *= layout.weight[0];
+
+    // Every further group is a set of squares among those the earlier groups left
+    // (for the other colour's pawns: among the 48 pawn squares).
+    int start = layout.group_size[0];
+    for (int g = 1; g < layout.groups; ++g) {
+        int* group = sq + start;
+        const int size = layout.group_size[g];
+        sort_small(group, size);
+        const int not_pawn_squares = g == 1 && both_sides_pawns_ ? 8 : 0;
+        uint64_t subset = 0;
+        for (int i = 0; i < size; ++i) {
+            const int number = group[i] - count_lower(sq, start, group[i], [](int s) { return s; }) - not_pawn_squares;
+            if (number < 0) return false;  // a pawn on the first rank: not a legal position
+            subset += Tables.choose[i + 1][number];
+        }
+        index += subset * layout.weight[g];
+        start += size;
+    }
+    return index < layout.positions;
+}
+
+TableValue Table::probe(const Position& pos, int wdl) const {
+    constexpr TableValue Failed{TableValue::Failed, 0};
+    if (!ensure_ready()) return Failed;
+
+    // Step 1: colours. The file stores its first side as White: look up a position
+    // with the colours the other way round, and a symmetric table's Black-to-move
+    // positions (stored for White to move only), with colours swapped and the board
+    // turned over.
+    const bool symmetric = key_ == mirrored_key_;
+    const bool swap = material_key(pos) != key_ || (symmetric && pos.side_to_move() == Black);
+    const int turn_over = swap ? 56 : 0;
+    const int side = int(pos.side_to_move()) ^ int(swap);  // in the file's colours
+    const auto pieces_of = [&](uint8_t code) {
+        return pos.pieces(Color(((code >> 3) & 1) ^ int(swap)), PieceType((code & 7) - 1));
+    };
+
+    // Step 2: the leading pawns, and among them the leader, which picks the file's
+    // sub-table.
+    int sq[MaxPieces];
+    int leading_pawns = 0;
+    Bitboard placed = 0;
+    int file = 0;
+    if (has_pawns_) {
+        placed = pieces_of(subtables_[0][0].layout.codes[0]);
+        for (Bitboard b = placed; b && leading_pawns < MaxPieces;) sq[leading_pawns++] = pop_lsb(b) ^ turn_over;
+        if (leading_pawns == 0) return Failed;
+        int leader = 0;
+        for (int i = 1; i < leading_pawns; ++i)
+            if (Tables.pawn_order[sq[i]] > Tables.pawn_order[sq[leader]]) leader = i;
+        std::swap(sq[0], sq[leader]);
+        file = edge_file(sq[0]);
     }
 
-    const int raw = d.value_at(index);
-    if (raw < 0) return {TableValue::Failed, 0};
+    // Step 3: the sub-table. A DTZ file holds one side to move; a symmetric one
+    // without pawns holds both (step 1 made the side to move its first side).
+    const SubTable& sub = subtables_[type_ == TableType::Wdl && !symmetric ? side : 0][file];
+    if (type_ == TableType::Dtz && (sub.values.flags() & flag::SideToMove) != side && !(symmetric && !has_pawns_))
+        return {TableValue::OtherSideToMove, 0};
+    const IndexLayout& layout = sub.layout;
+    if (has_pawns_ && leading_pawns != layout.group_size[0]) return Failed;
+
+    // Step 4: the other pieces in the stream's order, like pieces lowest square first.
+    for (int i = leading_pawns; i < piece_count_; ++i) {
+        const Bitboard candidates = pieces_of(layout.codes[i]) & ~placed;
+        if (!candidates) return Failed;
+        const Square s = lsb(candidates);
+        placed |= square_bb(s);
+        sq[i] = s ^ turn_over;
+    }
+    if (placed != pos.occupied()) return Failed;
+
+    // Step 5: the index, then the value.
+    uint64_t index = 0;
+    if (!compute_index(layout, sq, leading_pawns, index)) return Failed;
+    const int raw = sub.values.value_at(index);
+    if (raw < 0) return Failed;
     if (type_ == TableType::Wdl) {
-        if (raw > 4) return {TableValue::Failed, 0};  // a damaged file
+        if (raw > 4) return Failed;  // a damaged file
         return {TableValue::Ok, raw - 2};
     }
 
-    // DTZ: a map per WDL class may translate the stored value; distances are in
-    // moves unless the flags say plies (always moves for cursed wins and blessed
-    // losses), and count the plies to the zeroing move, not counting it.
+    // Step 6, DTZ: the stored number may go through the map of the position's WDL
+    // class (the file orders them wins, losses, cursed wins, blessed losses); it
+    // counts moves unless the flags say plies (always moves for cursed wins and
+    // blessed losses), up to the zeroing move, which it does not count.
     int value = raw;
-    if (d.flags & flag::Mapped) {
-        static constexpr int MapOf[5] = {1, 3, 0, 2, 0};  // by wdl + 2
-        const size_t entry = size_t(d.dtz_map_index[MapOf[wdl + 2]]) + size_t(raw);
+    if (sub.values.flags() & flag::Mapped) {
+        static constexpr int MapOfClass[5] = {1, 3, 0, 2, 0};  // by wdl + 2
+        if (wdl < -2 || wdl > 2) return Failed;
+        const bool wide = sub.values.flags() & flag::WideMap;
+        const size_t at = sub.map_start[MapOfClass[wdl + 2]] + size_t(raw) * (wide ? 2 : 1);
         const std::span<const uint8_t> bytes = file_.bytes();
-        const bool wide = d.flags & flag::WideMap;
-        const size_t at = dtz_map_ + (wide ? 2 * entry : entry);
-        if (at + (wide ? 2 : 1) > bytes.size()) return {TableValue::Failed, 0};
+        if (at + (wide ? 2 : 1) > bytes.size()) return Failed;
         value = wide ? load_le16(bytes.data() + at) : bytes[at];
     }
-    if ((wdl == 2 && !(d.flags & flag::WinPlies)) || (wdl == -2 && !(d.flags & flag::LossPlies)) || wdl == 1 ||
-        wdl == -1)
-        value *= 2;
+    const bool in_moves = (wdl == 2 && !(sub.values.flags() & flag::WinPlies)) ||
+                          (wdl == -2 && !(sub.values.flags() & flag::LossPlies)) || wdl == 1 || wdl == -1;
+    if (in_moves) value *= 2;
     return {TableValue::Ok, value + 1};
 }
 

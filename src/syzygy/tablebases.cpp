@@ -103,14 +103,23 @@ LoadReport Tablebases::load(std::string_view paths) {
         }
         // The same material in the other colour order names the same table.
         if (by_key_.count(material.key()) || by_key_.count(material.mirrored().key())) continue;
+        // The headers are read now: a file cut short at a size a table can have
+        // is found here rather than by a probe that then silently fails.
         auto pair = std::make_unique<TablePair>();
         pair->name = name;
         pair->wdl = std::make_unique<Table>(TableType::Wdl, files.wdl.string(), material);
+        if (const std::string problem = pair->wdl->prepare(); !problem.empty()) {
+            report.problems.push_back(problem + "; skipped");
+            continue;
+        }
         if (!files.dtz.empty()) {
-            if (const std::string problem = check_file(files.dtz, TableType::Dtz); problem.empty())
+            std::string problem = check_file(files.dtz, TableType::Dtz);
+            if (problem.empty()) {
                 pair->dtz = std::make_unique<Table>(TableType::Dtz, files.dtz.string(), material);
-            else
-                report.problems.push_back(problem + "; only its WDL table is used");
+                problem = pair->dtz->prepare();
+                if (!problem.empty()) pair->dtz.reset();
+            }
+            if (!problem.empty()) report.problems.push_back(problem + "; only its WDL table is used");
         }
         by_key_[material.key()] = pair.get();
         by_key_[material.mirrored().key()] = pair.get();

@@ -2,8 +2,8 @@
 // The set of loaded tables: found by listing folders, looked up by material.
 //
 // Thread safety: load() and clear() must not run while anyone probes; probing
-// from many threads at once is safe (each table parses itself once, under its own
-// lock, on its first probe).
+// from many threads at once is safe (load() has parsed every table's headers;
+// a table parses itself at most once, under its own lock).
 
 #include <cstdint>
 #include <memory>
@@ -32,8 +32,11 @@ struct LoadReport {
 class Tablebases {
 public:
     // Replaces the loaded set by the tables in `paths`: folders separated by ':'
-    // (';' on Windows). Empty or "<empty>" unloads. Each table file's name, magic
-    // number and size are checked here; the rest when it is first probed.
+    // (';' on Windows). Empty or "<empty>" unloads. Each table file is mapped and
+    // its headers read here: a file that fails (bad name, magic number, size, or
+    // headers that do not fit the file) is reported and skipped; a DTZ file that
+    // fails leaves its pair with the WDL table alone. The values themselves are
+    // read only when probed.
     LoadReport load(std::string_view paths);
     void clear();
 

@@ -151,16 +151,30 @@ TEST_CASE("files of another format, truncated files and odd names are skipped", 
         CHECK_FALSE(syzygy::probe_wdl(tables, parse(KqkrQuiet)));
         CHECK(tables.max_pieces() == 3);
     }
-    SECTION("a file cut at a plausible size is refused when first probed") {
-        // 64 bytes less keeps the size a table file can have: the parse on the
-        // first probe finds the data missing, and the table answers nothing.
+    SECTION("a file cut at a plausible size is refused when loading") {
+        // The sizes keep the remainder a table file's size has (16 modulo 64): only
+        // reading the headers finds the data missing.
         const long size = long(fs::file_size(TableFolder / "KQvKR.rtbw"));
-        folder.copy("KQvKR.rtbw", size - 64 * 40);
-        for (const char* small : {"KQvK.rtbw", "KRvK.rtbw"}) folder.copy(small);
-        REQUIRE(tables.load(folder.path.string()).tables == 3);
-        CHECK_FALSE(syzygy::probe_wdl(tables, parse(KqkrQuiet)));
-        CHECK_FALSE(syzygy::probe_wdl(tables, parse(KqkrQuiet)));  // and stays refused
-        CHECK(syzygy::probe_wdl(tables, parse("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")) == Wdl::Win);
+        for (const long keep : {size - 64 * 40, 2000L}) {
+            folder.copy("KQvKR.rtbw", keep);
+            for (const char* small : {"KQvK.rtbw", "KRvK.rtbw"}) folder.copy(small);
+            const syzygy::LoadReport report = tables.load(folder.path.string());
+            CHECK(report.tables == 2);
+            CHECK(mentions(report.problems, "KQvKR.rtbw: truncated or damaged ("));
+            CHECK(mentions(report.problems, "; skipped"));
+            CHECK_FALSE(syzygy::probe_wdl(tables, parse(KqkrQuiet)));
+            CHECK(syzygy::probe_wdl(tables, parse("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")) == Wdl::Win);
+        }
+    }
+    SECTION("a DTZ file cut at a plausible size leaves its pair with WDL only") {
+        folder.copy("KQvKR.rtbw");
+        folder.copy("KQvKR.rtbz", 2000);
+        const syzygy::LoadReport report = tables.load(folder.path.string());
+        CHECK(report.tables == 1);
+        CHECK(mentions(report.problems, "KQvKR.rtbz: truncated or damaged ("));
+        CHECK(mentions(report.problems, "; only its WDL table is used"));
+        CHECK(syzygy::probe_wdl(tables, parse(KqkrQuiet)) == Wdl::Win);
+        CHECK_FALSE(syzygy::probe_dtz(tables, parse(KqkrQuiet)));
     }
     SECTION("names that are no table, and a DTZ file alone") {
         folder.copy("KQvK.rtbz");
