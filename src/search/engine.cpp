@@ -1,6 +1,7 @@
 #include "search/engine.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "chess/movegen.h"
 #include "search/strength.h"
@@ -79,7 +80,27 @@ syzygy::LoadReport Engine::load_tablebases(const std::string& paths) {
     return report;
 }
 
-std::vector<TbRootRank> Engine::rank_root_moves(std::vector<Move>& root_moves) {
+namespace {
+
+// The score shown at the root for a tablebase rank (syzygy/root_ranking.h). A win
+// the rule cannot spoil is a tablebase win reached one ply from the root, as the
+// search itself would score the position after the move. A win the rule turns
+// into a draw shows as a draw with a small edge, from a quarter pawn when the win
+// misses the rule by a ply down to one centipawn when it misses by a hundred or
+// more: the side with it can still hope for a mistake. Losses mirror this.
+Score tb_root_score(int rank, bool fifty_move_rule) {
+    const int sure = syzygy::win_rank_bound(fifty_move_rule);
+    if (rank == 0) return 0;
+    if (rank >= sure) return TbWin - 1;
+    if (rank <= -sure) return -TbWin + 1;
+    const int missed_by = sure - std::abs(rank);  // plies beyond the rule's limit, at least 1
+    const Score edge = Score(1 + std::max(0, 100 - missed_by) / 4);
+    return rank > 0 ? edge : -edge;
+}
+
+} // namespace
+
+std::vector<TbRootRank> Engine::rank_root_moves(const std::vector<Move>& root_moves) {
     SharedSearch& shared = *shared_;
     const Position& root = game_.position();
     shared.tablebases = &tablebases_;
@@ -88,43 +109,28 @@ std::vector<TbRootRank> Engine::rank_root_moves(std::vector<Move>& root_moves) {
     shared.tb_cardinality = std::min(tb_probe_limit_, tablebases_.max_pieces());
     shared.root_in_tb = false;
     root_tb_hits_ = 0;
-    if (root_moves.empty() || root.castling_rights() || popcount(root.occupied()) > shared.tb_cardinality) return {};
+    const bool root_covered =
+        !root_moves.empty() && root.castling_rights() == 0 && popcount(root.occupied()) <= shared.tb_cardinality;
+    if (!root_covered) return {};
 
-    bool by_dtz = true;
+    // Distances when the DTZ tables are there, else results alone.
     std::optional<std::vector<int>> ranks = syzygy::rank_root_moves(tablebases_, game_, root_moves);
-    if (!ranks) {
-        by_dtz = false;
-        ranks = syzygy::rank_root_moves_by_wdl(tablebases_, game_, root_moves, tb_fifty_move_rule_);
-    }
+    const bool with_distances = ranks.has_value();
+    if (!with_distances) ranks = syzygy::rank_root_moves_by_wdl(tablebases_, game_, root_moves, tb_fifty_move_rule_);
     if (!ranks) return {};
 
-    // The score shown for a rank: a tablebase win or loss beyond the fifty-move
-    // rule's reach; near zero, growing towards a pawn as the rule comes closer to
-    // letting the win through, for wins and losses it turns into draws.
-    const int bound = syzygy::win_rank_bound(tb_fifty_move_rule_);
-    constexpr int Near = syzygy::MaxDtz - 200;
-    std::vector<std::pair<Move, TbRootRank>> ranked;
-    for (size_t i = 0; i < root_moves.size(); ++i) {
-        const int r = (*ranks)[i];
-        const Score score = r >= bound ? TbWin - 1
-                            : r > 0    ? std::max(3, r - Near) / 2
-                            : r == 0   ? 0
-                            : r > -bound ? std::min(-3, r + Near) / 2
-                                         : -TbWin + 1;
-        ranked.push_back({root_moves[i], {r, score}});
-    }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto& a, const auto& b) { return a.second.rank > b.second.rank; });
     std::vector<TbRootRank> result;
-    for (size_t i = 0; i < ranked.size(); ++i) {
-        root_moves[i] = ranked[i].first;
-        result.push_back(ranked[i].second);
-    }
+    result.reserve(ranks->size());
+    for (int rank : *ranks) result.push_back({rank, tb_root_score(rank, tb_fifty_move_rule_)});
     shared.root_in_tb = true;
-    root_tb_hits_ = root_moves.size();  // one probe per move, as other engines count
-    // With distances the ranking already converts; probes in the search would only
-    // hide which winning move makes progress. With WDL alone, probing helps a win.
-    if (by_dtz || result[0].score <= 0) shared.tb_cardinality = 0;
+    root_tb_hits_ = root_moves.size();  // each root move's child was probed
+    // Every position below this root is in the tables. With distances, the ranks
+    // have settled every result the search could probe, and the search is left to
+    // choose among equally ranked moves by its own lights, without spending a probe
+    // at each capture and pawn move. With results alone, the search keeps probing:
+    // a capture or pawn move into a proven win then outscores a quiet shuffle,
+    // which is how it finds progress the ranks cannot show.
+    if (with_distances) shared.tb_cardinality = 0;
     return result;
 }
 

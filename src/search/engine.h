@@ -101,9 +101,9 @@ private:
     const RootMove* choose_limited_line();
     uint64_t total_nodes() const;
     uint64_t total_tb_hits() const;
-    // Ranks the root moves by the tables when the root is in them (sorting
-    // `root_moves` to match) and sets the search's probing limits.
-    std::vector<TbRootRank> rank_root_moves(std::vector<Move>& root_moves);
+    // The root moves' tablebase ranks, in their order (empty when the root is not
+    // in the tables; Worker::prepare sorts by them), and the search's probing limits.
+    std::vector<TbRootRank> rank_root_moves(const std::vector<Move>& root_moves);
 
     Game game_;
     TranspositionTable tt_;

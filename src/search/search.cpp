@@ -46,6 +46,35 @@ bool better_root_move(const RootMove& a, const RootMove& b) {
     return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.score > b.score;
 }
 
+// How a tablebase result scores in the search, `ply` plies from the root.
+struct TbVerdict {
+    Score score;
+    Bound bound;
+};
+
+TbVerdict tb_verdict(syzygy::Wdl wdl, bool fifty_move_rule, int ply) {
+    using syzygy::Wdl;
+    switch (wdl) {
+    case Wdl::Win: return {TbWin - ply, Bound::Lower};
+    case Wdl::Loss: return {-TbWin + ply, Bound::Upper};
+    case Wdl::Draw: return {0, Bound::Exact};
+    // Without the rule these are plain wins and losses. With it they are draws,
+    // scored one centipawn towards the result the rule takes away: of two draws,
+    // the search prefers the one where the opponent can still go wrong.
+    case Wdl::CursedWin: return fifty_move_rule ? TbVerdict{1, Bound::Exact} : TbVerdict{TbWin - ply, Bound::Lower};
+    case Wdl::BlessedLoss:
+        return fifty_move_rule ? TbVerdict{-1, Bound::Exact} : TbVerdict{-TbWin + ply, Bound::Upper};
+    }
+    return {0, Bound::Exact};
+}
+
+// The depth a probed bound is stored with: deeper than the node's search, since it
+// is a proof, so the entry keeps answering as the next iterations (one ply deeper
+// each) come back to the node. Not the maximal depth: in an ending full of
+// probes, entries that never age out would crowd out the search's own, and an
+// evicted proof costs only a probe to redo.
+constexpr int TbProofDepthMargin = 4;
+
 } // namespace
 
 // Pushes a move (or a null move) onto the worker's path for the lifetime of a child
@@ -268,7 +297,8 @@ void Worker::report(int depth) {
         info.seldepth = std::max(rm.seldepth, depth);
         info.multipv = int(i + 1);
         info.score = rm.score == -Infinite ? rm.previous_score : rm.score;
-        // At a root in the tables, the tables' verdict unless the search saw a mate.
+        // At a root in the tables the line shows its rank's score: it is proven, where
+        // the search's may be an estimate. Only a mate the search found says more.
         if (shared_.root_in_tb && !is_mate(info.score)) info.score = rm.tb_score;
         info.nodes = nodes;
         info.tb_hits = shared_.total_tb_hits ? shared_.total_tb_hits() : tb_hits();
@@ -328,36 +358,37 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         pos.halfmove_clock() < 90)
         return tt.score;
 
-    // Step 5a. Tablebases, right after a capture or pawn move (a zeroed fifty-move
-    // counter: the tables' WDL assumes it). A win or loss is a bound: a win scores
-    // below every mate, so the search may still find the mate; a draw is exact.
-    // Cursed wins and blessed losses are draws under the fifty-move rule, scored
-    // just off zero.
+    // Step 5a. Tablebases. Probed only where the counter has just been reset (the
+    // WDL tables assume a counter of zero) and castling is gone, within the probe
+    // limit; at the limit itself only with depth SyzygyProbeDepth or more left.
+    // A proven win is a lower bound scored below every mate (the search may still
+    // find the mate itself); a proven loss the mirrored upper bound; a draw exact.
     Score tb_floor = -Infinite, tb_ceiling = Infinite;
     if (!root && !singular_search && shared_.tb_cardinality && pos.halfmove_clock() == 0 &&
         !pos.castling_rights()) {
         const int pieces = popcount(pos.occupied());
-        if (pieces < shared_.tb_cardinality || (pieces == shared_.tb_cardinality && depth >= shared_.tb_probe_depth)) {
-            if (const std::optional<syzygy::Wdl> wdl = syzygy::probe_wdl(*shared_.tablebases, pos)) {
-                tb_hits_.store(tb_hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-                const int draw = shared_.tb_fifty_move_rule ? 1 : 0;
-                const int w = int(*wdl);
-                const Score value = w < -draw ? -TbWin + ply : w > draw ? TbWin - ply : 2 * w * draw;
-                const Bound bound = w < -draw ? Bound::Upper : w > draw ? Bound::Lower : Bound::Exact;
-                if (bound == Bound::Exact || (bound == Bound::Lower ? value >= beta : value <= alpha)) {
-                    shared_.tt.store(pos.key(), ply, Move(), value, NoScore, std::min(MaxPly - 1, depth + 6), bound,
-                                     tt_pv);
-                    return value;
-                }
-                // A PV node searches on for the exact value within the proven bound.
-                if (PV) {
-                    if (bound == Bound::Lower) {
-                        tb_floor = value;
-                        alpha = std::max(alpha, value);
-                    } else {
-                        tb_ceiling = value;
-                    }
-                }
+        const bool within_limit =
+            pieces < shared_.tb_cardinality || (pieces == shared_.tb_cardinality && depth >= shared_.tb_probe_depth);
+        const std::optional<syzygy::Wdl> wdl =
+            within_limit ? syzygy::probe_wdl(*shared_.tablebases, pos) : std::nullopt;
+        if (wdl) {
+            tb_hits_.store(tb_hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            const TbVerdict verdict = tb_verdict(*wdl, shared_.tb_fifty_move_rule, ply);
+            const bool settles = verdict.bound == Bound::Exact ||
+                                 (verdict.bound == Bound::Lower ? verdict.score >= beta : verdict.score <= alpha);
+            if (settles) {
+                shared_.tt.store(pos.key(), ply, Move(), verdict.score, NoScore,
+                                 std::min(MaxPly - 1, depth + TbProofDepthMargin), verdict.bound, tt_pv);
+                return verdict.score;
+            }
+            // Only a PV node gets here with a bound that settles nothing: it searches
+            // on for an exact score, kept within the proven bound (the clamp after
+            // the move loop).
+            if (PV && verdict.bound == Bound::Lower) {
+                tb_floor = verdict.score;
+                alpha = std::max(alpha, verdict.score);
+            } else if (PV) {
+                tb_ceiling = verdict.score;
             }
         }
     }
@@ -632,13 +663,13 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     }
 
     Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
-    // Keep a PV node's result within what the tables proved (Step 5a).
-    if (best < tb_floor) {
-        best = tb_floor;
-        bound = Bound::Lower;
-    } else if (best > tb_ceiling) {
-        best = tb_ceiling;
-        bound = Bound::Upper;
+    // A PV node that probed a win or a loss searched on inside the proven bound
+    // (Step 5a). A result outside it is replaced by the bound, which is then all
+    // that is known: the search did not look far enough to see the proof.
+    if (best < tb_floor || best > tb_ceiling) {
+        const bool under_floor = best < tb_floor;
+        best = under_floor ? tb_floor : tb_ceiling;
+        bound = under_floor ? Bound::Lower : Bound::Upper;
     }
     if (!singular_search) {
         // Step 18. Teach the correction history how far the static evaluation was

@@ -27,10 +27,11 @@ enum class Wdl : int8_t { Loss = -2, BlessedLoss = -1, Draw = 0, CursedWin = 1, 
 std::optional<Wdl> probe_wdl(const Tablebases& tables, const Position& pos);
 
 // Distance to zeroing in plies, signed like the WDL value, as the DTZ50 tables
-// give it: 0 for a draw; n > 0 for a win whose next capture or pawn move comes
-// after n plies with best play (n may be one more than the true distance); 100 is
-// added for a cursed win. Negative values mirror this for losses; -1 for
-// checkmate, and for a loss where every move zeroes.
+// give it: 0 for a draw; n > 0 for a win whose next capture or pawn move (or mate)
+// comes after n plies with best play, 100 more for a cursed win. A table that
+// counts in whole moves can make n a ply off (root_ranking.cpp allows for it).
+// Negative values mirror this for losses; -1 for checkmate, and for a loss where
+// every move zeroes.
 std::optional<int> probe_dtz(const Tablebases& tables, const Position& pos);
 
 // The token `d` prints: win, cursed-win, draw, blessed-loss, loss.

@@ -1,5 +1,8 @@
 #include "syzygy/root_ranking.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "chess/movegen.h"
 #include "syzygy/probe.h"
 
@@ -7,28 +10,65 @@ namespace arbiter::syzygy {
 
 namespace {
 
-// How often a position with `key` occurred in the game since its last zeroing move.
-int occurrences_since_zeroing(std::span<const Position> positions, Key key, int halfmove_clock) {
-    int count = 0;
-    const size_t window = std::min<size_t>(size_t(halfmove_clock), positions.size() - 1);
-    for (size_t back = 0; back <= window; ++back)
-        if (positions[positions.size() - 1 - back].key() == key) ++count;
-    return count;
-}
+// What a root move leads to, for its mover.
+struct MoveOutcome {
+    Wdl result = Wdl::Draw;
+    // Plies from the root to the next zeroing move (or mate) with best play, the
+    // root move counted: at most this many. 100 more for a cursed win or blessed
+    // loss.
+    int plies = 0;
+};
 
-// Whether any position since the last zeroing move occurred twice.
+constexpr int FiftyMovePlies = 100;
+
+// Whether some position since the last zeroing move has already occurred twice:
+// the game is going round, and the next round must make progress.
 bool repeated_since_zeroing(const Game& game) {
-    const std::span<const Position> positions = game.positions();
-    const size_t window = std::min<size_t>(size_t(game.position().halfmove_clock()), positions.size() - 1);
-    for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i)
-        for (size_t j = i + 1; j < positions.size(); ++j)
-            if (positions[i].key() == positions[j].key()) return true;
+    const size_t last = game.positions().size() - 1;
+    const size_t window = std::min<size_t>(size_t(game.position().halfmove_clock()), last);
+    for (size_t ply = last - window; ply <= last; ++ply)
+        if (game.occurrences(ply) >= 2) return true;
     return false;
 }
 
-int rank_of(int dtz, int counter, bool repeated) {
-    if (dtz > 0) return dtz + counter <= 99 && !repeated ? MaxDtz : MaxDtz - (dtz + counter);
-    if (dtz < 0) return -dtz * 2 + counter < 100 ? -MaxDtz : -MaxDtz + (-dtz + counter);
+// The outcome of a zeroing move: the child's WDL is all there is, one ply away.
+std::optional<MoveOutcome> after_zeroing_move(const Tablebases& tables, const Position& child) {
+    const std::optional<Wdl> wdl = probe_wdl(tables, child);
+    if (!wdl) return std::nullopt;
+    const Wdl mine = Wdl(-int(*wdl));
+    return MoveOutcome{mine, mine == Wdl::CursedWin || mine == Wdl::BlessedLoss ? 1 + FiftyMovePlies : 1};
+}
+
+// The outcome of a move that keeps the counter running, through the child's DTZ:
+// its sign and size say the result (beyond 100 a cursed one). Its distance is from
+// the child's side to move: one ply more from the root, and one more again because
+// a table that counts in moves can be a ply short (a mate the loser walks into
+// counts as the loser's own move: -1 where it takes two plies). The plies are
+// then never fewer than the game will take, so a win called sure is sure.
+std::optional<MoveOutcome> after_quiet_move(const Tablebases& tables, const Position& child) {
+    const std::optional<int> dtz = probe_dtz(tables, child);
+    if (!dtz) return std::nullopt;
+    constexpr int RoundingPly = 1;
+    const int plies = std::abs(*dtz) + 1 + RoundingPly;
+    const bool cursed = std::abs(*dtz) > FiftyMovePlies;
+    if (*dtz > 0) return MoveOutcome{cursed ? Wdl::BlessedLoss : Wdl::Loss, plies};
+    if (*dtz < 0) return MoveOutcome{cursed ? Wdl::CursedWin : Wdl::Win, plies};
+    return MoveOutcome{};
+}
+
+int rank_of(const MoveOutcome& outcome, int counter, bool repeated) {
+    const int spent = counter + outcome.plies;  // plies since zeroing when the next one comes
+    switch (outcome.result) {
+    case Wdl::Win:
+    case Wdl::CursedWin:
+        if (spent <= FiftyMovePlies && !repeated) return SureWinRank;
+        return std::max(1, SureWinRank - spent);
+    case Wdl::Loss:
+    case Wdl::BlessedLoss:
+        if (spent <= FiftyMovePlies) return -SureWinRank;
+        return std::min(-1, -SureWinRank + spent);
+    case Wdl::Draw: break;
+    }
     return 0;
 }
 
@@ -36,37 +76,28 @@ int rank_of(int dtz, int counter, bool repeated) {
 
 std::optional<std::vector<int>> rank_root_moves(const Tablebases& tables, const Game& game,
                                                 std::span<const Move> moves) {
-    const Position& root = game.position();
-    const int counter = root.halfmove_clock();
+    const int counter = game.position().halfmove_clock();
     const bool repeated = repeated_since_zeroing(game);
+    Game line = game;  // each move played on a copy, for the repetition count
     std::vector<int> ranks;
+    ranks.reserve(moves.size());
     for (Move m : moves) {
-        const Position child = root.apply(m);
-        int dtz;
-        if (child.halfmove_clock() == 0) {
-            // A zeroing move: the child's WDL says it all (its DTZ restarts).
-            const std::optional<Wdl> wdl = probe_wdl(tables, child);
-            if (!wdl) return std::nullopt;
-            switch (*wdl) {
-            case Wdl::Loss: dtz = 1; break;
-            case Wdl::BlessedLoss: dtz = 101; break;
-            case Wdl::CursedWin: dtz = -101; break;
-            case Wdl::Win: dtz = -1; break;
-            default: dtz = 0;
-            }
-        } else if ((child.halfmove_clock() >= 100 && (!child.in_check() || has_legal_move(child))) ||
-                   occurrences_since_zeroing(game.positions(), child.key(), counter) >= 2) {
-            // The move draws by the fifty-move rule or a threefold repetition.
-            dtz = 0;
+        line.play(m);
+        const Position& child = line.position();
+        const bool mates = child.in_check() && !has_legal_move(child);
+        std::optional<MoveOutcome> outcome;
+        if (mates) {
+            outcome = MoveOutcome{Wdl::Win, 1};
+        } else if (child.halfmove_clock() == 0) {
+            outcome = after_zeroing_move(tables, child);
+        } else if (child.halfmove_clock() >= FiftyMovePlies || line.occurrences(line.moves().size()) >= 3) {
+            outcome = MoveOutcome{};  // the move lets a draw be claimed
         } else {
-            const std::optional<int> child_dtz = probe_dtz(tables, child);
-            if (!child_dtz) return std::nullopt;
-            dtz = -*child_dtz;
-            dtz += dtz > 0 ? 1 : dtz < 0 ? -1 : 0;
+            outcome = after_quiet_move(tables, child);
         }
-        // A mate is a win in one ply, however the tables count it.
-        if (dtz == 2 && child.in_check() && !has_legal_move(child)) dtz = 1;
-        ranks.push_back(rank_of(dtz, counter, repeated));
+        line.undo();
+        if (!outcome) return std::nullopt;
+        ranks.push_back(rank_of(*outcome, counter, repeated));
     }
     return ranks;
 }
@@ -75,13 +106,20 @@ std::optional<std::vector<int>> rank_root_moves_by_wdl(const Tablebases& tables,
                                                        std::span<const Move> moves, bool fifty_move_rule) {
     const Position& root = game.position();
     std::vector<int> ranks;
+    ranks.reserve(moves.size());
     for (Move m : moves) {
         const std::optional<Wdl> wdl = probe_wdl(tables, root.apply(m));
         if (!wdl) return std::nullopt;
-        int value = -int(*wdl);
-        if (!fifty_move_rule) value = value > 0 ? 2 : value < 0 ? -2 : 0;
-        static constexpr int RankOf[5] = {-MaxDtz, -MaxDtz + 101, 0, MaxDtz - 101, MaxDtz};
-        ranks.push_back(RankOf[value + 2]);
+        int rank = 0;
+        switch (Wdl(-int(*wdl))) {
+        case Wdl::Win: rank = SureWinRank; break;
+        // Halfway between a draw and a win the rule allows, when the rule applies.
+        case Wdl::CursedWin: rank = fifty_move_rule ? SureWinRank / 2 : SureWinRank; break;
+        case Wdl::Draw: rank = 0; break;
+        case Wdl::BlessedLoss: rank = fifty_move_rule ? -SureWinRank / 2 : -SureWinRank; break;
+        case Wdl::Loss: rank = -SureWinRank; break;
+        }
+        ranks.push_back(rank);
     }
     return ranks;
 }

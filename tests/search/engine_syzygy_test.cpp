@@ -6,8 +6,11 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <string>
+
+#include <unistd.h>
 
 #include "chess/movegen.h"
 #include "chess/notation.h"
@@ -78,6 +81,39 @@ TEST_CASE("at a won root the engine plays a winning move and shows a tablebase w
         REQUIRE_FALSE(outcome.last.empty());
         CHECK(outcome.last[0].score >= TbWinInMaxPly);
         CHECK(outcome.last[0].tb_hits >= legal_moves(root).size());
+    }
+}
+
+TEST_CASE("ranked by DTZ, the root's probes are the only ones; ranked by WDL, the search probes too",
+          "[engine][syzygy]") {
+    const std::string fen = "8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1";
+    const Position root = *Position::from_fen(fen).position;
+    SECTION("with DTZ tables the ranks settle every result") {
+        Engine engine;
+        REQUIRE(engine.load_tablebases(TableFolder).tables > 0);
+        const Outcome outcome = search_to_end(engine, fen, depth(8));
+        REQUIRE_FALSE(outcome.last.empty());
+        CHECK(outcome.last[0].tb_hits == legal_moves(root).size());
+        CHECK(syzygy::probe_wdl(engine.tablebases(), root.apply(outcome.best)) == syzygy::Wdl::Loss);
+    }
+    SECTION("with WDL tables alone the root is ranked by result and the search keeps probing") {
+        namespace fs = std::filesystem;
+        const fs::path folder = fs::temp_directory_path() / ("arbiter_wdl_only_" + std::to_string(::getpid()));
+        fs::create_directories(folder);
+        for (const auto& entry : fs::directory_iterator(TableFolder))
+            if (entry.path().extension() == ".rtbw") fs::copy_file(entry.path(), folder / entry.path().filename());
+        {
+            Engine engine;
+            REQUIRE(engine.load_tablebases(folder.string()).tables > 0);
+            REQUIRE_FALSE(syzygy::probe_dtz(engine.tablebases(), root));
+            const Outcome outcome = search_to_end(engine, fen, depth(8));
+            REQUIRE_FALSE(outcome.last.empty());
+            CHECK(syzygy::probe_wdl(engine.tablebases(), root.apply(outcome.best)) == syzygy::Wdl::Loss);
+            CHECK(outcome.last[0].score >= TbWinInMaxPly);
+            CHECK(outcome.last[0].tb_hits > legal_moves(root).size());
+        }
+        std::error_code ec;
+        fs::remove_all(folder, ec);
     }
 }
 

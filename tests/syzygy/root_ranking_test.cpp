@@ -14,7 +14,7 @@
 #include "syzygy/root_ranking.h"
 
 using namespace arbiter;
-using syzygy::MaxDtz;
+using syzygy::SureWinRank;
 using syzygy::Wdl;
 
 namespace {
@@ -75,7 +75,7 @@ TEST_CASE("root ranks have the sign of each move's tablebase result", "[syzygy]"
             REQUIRE(child);
             CHECK(sign((*ranks)[i]) == -sign(int(*child)));
             // No four-piece win needs more than the fifty moves from a zero counter.
-            if ((*ranks)[i] > 0) CHECK((*ranks)[i] == MaxDtz);
+            if ((*ranks)[i] > 0) CHECK((*ranks)[i] == SureWinRank);
         }
         // The WDL ranking agrees on the order of results.
         const std::optional<std::vector<int>> by_wdl = syzygy::rank_root_moves_by_wdl(tables, game, moves, true);
@@ -98,7 +98,7 @@ TEST_CASE("the fifty-move counter turns a long win into a draw-ranked one", "[sy
         return *std::max_element(ranks->begin(), ranks->end());
     };
     // Enough moves left (a ply of slack for tables counting in moves): a sure win.
-    CHECK(best_rank(99 - dtz - 2) == MaxDtz);
+    CHECK(best_rank(99 - dtz - 2) == SureWinRank);
     CHECK(best_rank(99 - dtz - 2) >= syzygy::win_rank_bound(true));
     // Too few: the win counts as a draw under the rule, still ranked above a draw,
     // and as a win when the rule is off.
@@ -131,7 +131,7 @@ TEST_CASE("after a repetition the shortest win ranks first; a third occurrence i
     for (size_t i = 0; i < moves.size(); ++i) {
         const Position child = game.position().apply(moves[i]);
         if ((*ranks)[i] <= 0) continue;
-        CHECK((*ranks)[i] < MaxDtz);
+        CHECK((*ranks)[i] < SureWinRank);
         const int distance = child.halfmove_clock() == 0 ? 1 : 1 - *syzygy::probe_dtz(tables, child);
         least_distance = std::min(least_distance, distance);
         if ((*ranks)[i] > best) {
@@ -151,4 +151,37 @@ TEST_CASE("after a repetition the shortest win ranks first; a third occurrence i
     const size_t repeat = size_t(std::find(again.begin(), again.end(), *parse_uci(game.position(), "a1b1")) - again.begin());
     REQUIRE(repeat < again.size());
     CHECK((*ranks)[repeat] == 0);
+}
+
+TEST_CASE("checkmate on the hundredth ply still wins; stalemate and mate have their DTZ", "[syzygy]") {
+    syzygy::Tablebases tables;
+    REQUIRE(tables.load(TableFolder).tables > 0);
+    // Mate and stalemate decide without a table entry: DTZ -1 and 0.
+    const Position mated = parse("k6Q/8/1K6/8/8/8/8/8 b - - 1 1");
+    REQUIRE(mated.in_check());
+    CHECK(syzygy::probe_wdl(tables, mated) == Wdl::Loss);
+    CHECK(syzygy::probe_dtz(tables, mated) == -1);
+    const Position stalemate = parse("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
+    CHECK(syzygy::probe_wdl(tables, stalemate) == Wdl::Draw);
+    CHECK(syzygy::probe_dtz(tables, stalemate) == 0);
+
+    // With the counter at 99 only the mate wins under the rule; every other winning
+    // move needs more plies than the rule leaves, and ranks below the bound.
+    for (int counter : {0, 99}) {
+        INFO("counter " << counter);
+        const Game game(parse("k7/8/1K6/8/8/8/7Q/8 w - - " + std::to_string(counter) + " 80"));
+        const std::vector<Move> moves = moves_of(game.position());
+        const std::optional<std::vector<int>> ranks = syzygy::rank_root_moves(tables, game, moves);
+        REQUIRE(ranks);
+        bool mate_seen = false;
+        for (size_t i = 0; i < moves.size(); ++i) {
+            INFO(to_uci(moves[i], false) << " rank " << (*ranks)[i]);
+            const bool mate = to_uci(moves[i], false) == "h2h8";
+            mate_seen |= mate;
+            if (mate) CHECK((*ranks)[i] == SureWinRank);
+            else if (counter == 99) CHECK((*ranks)[i] < syzygy::win_rank_bound(true));
+            if (counter == 99) CHECK((*ranks)[i] >= 0);
+        }
+        CHECK(mate_seen);
+    }
 }
