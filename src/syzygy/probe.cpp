@@ -103,6 +103,11 @@ public:
     // The distance of `pos` (see probe_dtz). `may_look_one_ply`: when the DTZ table
     // holds only the other side to move, the children (which it does hold) give it.
     std::optional<Distance> distance(const Position& pos, bool may_look_one_ply) {
+        // A draw is 0 whatever the pawn moves lead to: the WDL value (captures
+        // resolved) says so without the tables that promotions reach.
+        const std::optional<Resolution> value = resolve(pos, FullWindow, ZeroingMoves::Captures);
+        if (!value) return std::nullopt;
+        if (value->wdl == 0) return Distance{0, 0};
         const std::optional<Resolution> here = resolve(pos, FullWindow, ZeroingMoves::CapturesAndPawnMoves);
         if (!here) return std::nullopt;
         if (here->wdl == 0) return Distance{0, 0};

@@ -110,6 +110,12 @@ TEST_CASE("positions outside the tables are not probed", "[syzygy]") {
     CHECK_FALSE(syzygy::probe_dtz(tables, parse("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1")));
     // Bare kings need no table.
     CHECK(syzygy::probe_wdl(tables, parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1")) == Wdl::Draw);
+    // A drawn KRvKP with the pawn about to promote: its DTZ is 0 although KRvKN and
+    // KRvKB, which the underpromotions reach, are not among the test tables.
+    REQUIRE_FALSE(fs::exists(TableFolder / "KRvKN.rtbw"));
+    const Position promoting = parse("8/R6K/8/2k5/8/8/2p5/8 b - - 0 1");
+    CHECK(syzygy::probe_wdl(tables, promoting) == Wdl::Draw);
+    CHECK(syzygy::probe_dtz(tables, promoting) == 0);
 }
 
 TEST_CASE("bad SyzygyPath entries give a message and keep the good ones", "[syzygy]") {
