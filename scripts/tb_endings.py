@@ -8,7 +8,7 @@ in the asked range (a long DTZ: the win needs technique). The files committed as
 tests/data/syzygy_wins.epd and tests/data/syzygy_draws.epd were made by
 
     python3 scripts/tb_endings.py --tables tests/data/syzygy \\
-        KQvKR:7:20:70 KBNvK:7:30:70 KPvKP:3:8:40 KQvKP:3:15:60 > tests/data/syzygy_wins.epd
+        KQvKR:6:20:70 KBNvK:6:30:70 KRvKP:5:15:60 KQvKP:3:15:60 > tests/data/syzygy_wins.epd
     python3 scripts/tb_endings.py --tables tests/data/syzygy --result draw \\
         KQvKP:4:0:0 KRvKP:3:0:0 KPvKP:3:0:0 > tests/data/syzygy_draws.epd
 
@@ -81,8 +81,9 @@ def main() -> int:
                 checkers = line[len("Checkers:"):].strip()
             elif line.startswith("Tablebase: WDL "):
                 parts = line[len("Tablebase: WDL "):].split(", DTZ ")
-                wdl, dtz = parts[0], int(parts[1])
-        return None if refused or wdl is None else (checkers, wdl, dtz)
+                # "unknown" where a table the DTZ needs (after a promotion, say) is missing
+                wdl, dtz = parts[0], int(parts[1]) if parts[1].lstrip("-").isdigit() else None
+        return None if refused or wdl is None or dtz is None else (checkers, wdl, dtz)
 
     engine.stdin.write(f"setoption name SyzygyPath value {args.tables}\n")
     for spec in args.materials:
