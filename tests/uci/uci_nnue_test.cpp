@@ -16,34 +16,13 @@
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "test_support.h"
-#include "uci/uci.h"
+#include "uci/session_driver.h"
 
 using namespace arbiter;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-struct Driver {
-    std::ostringstream out;
-    uci::Session session{out};
-    std::vector<std::string> send(std::string_view line) {
-        out.str("");
-        REQUIRE(session.handle(line));
-        return lines_of(out.str());
-    }
-    std::vector<std::string> search(std::string_view go) {
-        out.str("");
-        REQUIRE(session.handle(go));
-        session.wait_for_search();
-        return lines_of(out.str());
-    }
-};
+using Driver = test::SessionDriver;
 
 // A file in the temporary directory, removed when the test ends.
 struct TempFile {

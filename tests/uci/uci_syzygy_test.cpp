@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "syzygy/probe.h"
-#include "uci/uci.h"
+#include "uci/session_driver.h"
 
 using namespace arbiter;
 namespace fs = std::filesystem;
@@ -19,23 +19,9 @@ namespace {
 
 const std::string TableFolder = std::string(ARBITER_TEST_DATA) + "/syzygy";
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
+using test::split_lines;
 
-struct Driver {
-    std::ostringstream out;
-    uci::Session session{out};
-
-    std::vector<std::string> send(std::string_view line) {
-        out.str("");
-        out.clear();
-        REQUIRE(session.handle(line));
-        return split_lines(out.str());
-    }
+struct Driver : test::SessionDriver {
     // Lines of `d` that start with "Tablebase:".
     std::vector<std::string> tablebase_lines() {
         std::vector<std::string> found;

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "uci/uci.h"
+#include "uci/session_driver.h"
 
 using arbiter::uci::Session;
 
@@ -21,27 +21,12 @@ namespace {
 
 constexpr std::string_view StartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
+using arbiter::test::split_lines;
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // A session and the lines it printed for the last command.
-struct Driver {
-    std::ostringstream out;
-    Session session{out};
-
-    std::vector<std::string> send(std::string_view line) {
-        out.str("");
-        out.clear();
-        REQUIRE(session.handle(line));
-        return split_lines(out.str());
-    }
-
+struct Driver : arbiter::test::SessionDriver {
     std::string fen() const { return session.game().position().fen(); }
 
     // The value after `<label>: ` in the output of `d`.
