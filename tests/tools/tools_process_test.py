@@ -14,13 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "uci"))
+from uci_pipe import check, run_tests  # noqa: E402
+
 TIMEOUT = 60
 BINARY = DATA = None
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
 
 
 def run(*args, env=None, stdin=subprocess.DEVNULL):
@@ -390,16 +388,7 @@ def main():
         return 2
     BINARY = os.path.abspath(sys.argv[1])
     DATA = os.path.abspath(sys.argv[2])
-    passed = failed = 0
-    for test in TESTS:
-        try:
-            test()
-            passed += 1
-        except Exception as error:  # one failing test must not hide the others
-            failed += 1
-            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests(TESTS)
 
 
 if __name__ == "__main__":

@@ -106,3 +106,23 @@ class Engine:
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
+
+
+def run_tests(tests, *args, notes=()):
+    """Runs each test with `args`, a failure not hiding the others; prints one line a
+    failure, then `notes` (a list the tests may add to), the time taken and the
+    closing `N passed, N failed`. Returns the exit status."""
+    passed = failed = 0
+    start = time.monotonic()
+    for test in tests:
+        try:
+            test(*args)
+            passed += 1
+        except Exception as error:  # one failing test must not hide the others
+            failed += 1
+            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}", flush=True)
+    for text in notes:
+        print(f"note: {text}")
+    print(f"note: total {time.monotonic() - start:.1f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0

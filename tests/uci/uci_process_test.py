@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_pipe import START_FEN, TIMEOUT, Engine, check  # noqa: E402
+from uci_pipe import START_FEN, TIMEOUT, Engine, check, run_tests  # noqa: E402
 
 
 TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "syzygy")
@@ -206,17 +206,7 @@ def main():
     if len(sys.argv) != 2:
         print("usage: uci_process_test.py path/to/arbiter", file=sys.stderr)
         return 2
-    binary = os.path.abspath(sys.argv[1])
-    passed = failed = 0
-    for test in TESTS:
-        try:
-            test(binary)
-            passed += 1
-        except Exception as error:  # one failing test must not hide the others
-            failed += 1
-            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests(TESTS, os.path.abspath(sys.argv[1]))
 
 
 if __name__ == "__main__":

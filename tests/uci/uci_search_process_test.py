@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_pipe import START_FEN, TIMEOUT, Engine, check  # noqa: E402
+from uci_pipe import START_FEN, TIMEOUT, Engine, check, run_tests  # noqa: E402
 MATE_IN_1 = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#
 BACK_RANK_MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1"  # Rb8#
 MATE_IN_2 = "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"  # 1...Rg1+ 2.Kxg1 Rxf1#
@@ -856,20 +856,7 @@ def main():
         return 2
     binary = os.path.abspath(sys.argv[1])
     selected = [t for t in TESTS if len(sys.argv) < 3 or sys.argv[2] in t.__name__]
-    passed = failed = 0
-    start = time.monotonic()
-    for test in selected:
-        try:
-            test(binary)
-            passed += 1
-        except Exception as error:  # one failing test must not hide the others
-            failed += 1
-            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}", flush=True)
-    for text in notes:
-        print(f"note: {text}")
-    print(f"note: total {time.monotonic() - start:.1f} s")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests(selected, binary, notes=notes)
 
 
 if __name__ == "__main__":
