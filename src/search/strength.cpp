@@ -18,12 +18,14 @@ struct Anchor {
 
 // Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing at a
 // chosen strength"). Increasing in Elo; the first and last bound the option's range.
-// From 2800 on the budget is out of reach: the clock limits the search, as at full
-// strength (Arbiter at full strength scored about even against Stockfish's 2800).
+// 1500 and 2000 hold against that ruler. From 2500 up they cannot yet: at 10+0.1
+// Arbiter at full strength scores about -180 against Stockfish's 2500, so 2500 is
+// nearly full strength (a node budget that rarely binds at that control, two lines
+// within 10 cp for variety) and 2800 on is full strength.
 constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
     {1320, 800, 5, 50, 200},
-    {1500, 2'000, 5, 35, 150},
+    {1500, 4'000, 5, 30, 150},
     {2000, 150'000, 3, 8, 40},
     {2500, 2'000'000, 2, 2, 10},
     {2800, Unbounded, 1, 0, 0},
