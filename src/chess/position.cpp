@@ -64,14 +64,20 @@ void Position::update_check_info() {
     const Bitboard occ = occupied();
     checkers_ = attackers_to(ksq, occ) & by_color_[them];
 
-    pinned_ = 0;
+    pinned_ = blockers_of(ksq, them) & by_color_[us];
+}
+
+Bitboard Position::blockers_of(Square king, Color sliders_of) const {
+    const Bitboard occ = occupied();
     const Bitboard snipers =
-        ((rook_attacks(ksq, 0) & (by_type_[Rook] | by_type_[Queen])) |
-         (bishop_attacks(ksq, 0) & (by_type_[Bishop] | by_type_[Queen]))) & by_color_[them];
+        ((rook_attacks(king, 0) & (by_type_[Rook] | by_type_[Queen])) |
+         (bishop_attacks(king, 0) & (by_type_[Bishop] | by_type_[Queen]))) & by_color_[sliders_of];
+    Bitboard result = 0;
     for (Square s : squares(snipers)) {
-        const Bitboard blockers = between(ksq, s) & occ;
-        if (blockers && !more_than_one(blockers)) pinned_ |= blockers & by_color_[us];
+        const Bitboard blockers = between(king, s) & occ;
+        if (blockers && !more_than_one(blockers)) result |= blockers;
     }
+    return result;
 }
 
 bool Position::en_passant_is_legal(Square from) const {
@@ -163,6 +169,62 @@ Position Position::apply(Move m) const {
     if (double_push_ep != NoSquare) next.set_en_passant_if_capturable(double_push_ep);
     next.update_check_info();
     return next;
+}
+
+Position::CheckSquares Position::check_squares() const {
+    const Color us = side_;
+    CheckSquares result;
+    result.king = king_square(~us);
+    const Bitboard occ = occupied();
+    result.by_type[Pawn] = pawn_attacks(~us, result.king);
+    result.by_type[Knight] = knight_attacks(result.king);
+    result.by_type[Bishop] = bishop_attacks(result.king, occ);
+    result.by_type[Rook] = rook_attacks(result.king, occ);
+    result.by_type[Queen] = result.by_type[Bishop] | result.by_type[Rook];
+    result.by_type[King] = 0;
+    result.discoverers = blockers_of(result.king, us) & by_color_[us];
+    return result;
+}
+
+bool Position::gives_check(Move m, const CheckSquares& squares) const {
+    if (m.kind() != Move::Normal) return special_move_gives_check(m, squares.king);
+    const Square from = m.from(), to = m.to();
+    if (squares.by_type[type_of(board_[from])] & square_bb(to)) return true;
+    return (squares.discoverers & square_bb(from)) && !(line_through(squares.king, from) & square_bb(to));
+}
+
+bool Position::special_move_gives_check(Move m, Square ksq) const {
+    const Color us = side_;
+    const Square from = m.from(), to = m.to();
+    // Our men that can give check, and the occupancy, as they will be after the move.
+    Bitboard pawns = pieces(us, Pawn), knights = pieces(us, Knight);
+    Bitboard diagonal = pieces(us, Bishop) | pieces(us, Queen), straight = pieces(us, Rook) | pieces(us, Queen);
+    Bitboard occupied = this->occupied();
+    if (m.kind() == Move::Castling) {
+        // `to` is the rook; the king itself never gives check.
+        const bool king_side = to > from;
+        const Square king_to = relative_square(us, king_side ? G1 : C1);
+        const Square rook_to = relative_square(us, king_side ? F1 : D1);
+        occupied = (occupied & ~square_bb(from) & ~square_bb(to)) | square_bb(king_to) | square_bb(rook_to);
+        straight = (straight & ~square_bb(to)) | square_bb(rook_to);
+    } else {
+        const Bitboard from_bb = square_bb(from), to_bb = square_bb(to);
+        pawns &= ~from_bb;
+        occupied = (occupied & ~from_bb) | to_bb;
+        if (m.kind() == Move::EnPassant) {
+            occupied &= ~square_bb(Square(to - pawn_push(us)));
+            pawns |= to_bb;
+        } else {
+            switch (m.promotion()) {
+            case Knight: knights |= to_bb; break;
+            case Bishop: diagonal |= to_bb; break;
+            case Rook: straight |= to_bb; break;
+            default: diagonal |= to_bb; straight |= to_bb; break;
+            }
+        }
+    }
+    return (pawn_attacks(~us, ksq) & pawns) || (knight_attacks(ksq) & knights) ||
+           (bishop_attacks(ksq, occupied) & diagonal) || (rook_attacks(ksq, occupied) & straight);
 }
 
 Position Position::apply_null_move() const {

@@ -52,6 +52,17 @@ public:
 
     // The position after a legal move. The move must be legal here.
     Position apply(Move move) const;
+    // Whether the legal move `move` gives check: the same answer as
+    // apply(move).in_check(), without making the move. A caller asking for many moves
+    // of one position computes check_squares() once and passes it.
+    struct CheckSquares {
+        Square king;             // the king of the side not to move
+        Bitboard by_type[6];     // where a piece of each type would give check (none for the king)
+        Bitboard discoverers;    // our men whose move off their line to it uncovers a check
+    };
+    CheckSquares check_squares() const;
+    bool gives_check(Move move, const CheckSquares& squares) const;
+    bool gives_check(Move move) const { return gives_check(move, check_squares()); }
     // The same position with the other side to move (the search's null move). Only
     // valid when the side to move is not in check.
     Position apply_null_move() const;
@@ -102,6 +113,10 @@ private:
     void set_castling(CastlingRights rights);
     // Recomputes checkers and pins for the side to move.
     void update_check_info();
+    // Our men alone between `king` and a slider of `sliders_of`'s colour.
+    Bitboard blockers_of(Square king, Color sliders_of) const;
+    // gives_check for castling, en passant and promotions: the board after the move.
+    bool special_move_gives_check(Move move, Square king) const;
     // Sets the en passant square after a double push if, and only if, a capture is legal.
     void set_en_passant_if_capturable(Square ep);
 

@@ -497,6 +497,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     int moves = 0;
     StaticVector<Move, 64> quiets_tried, noisy_tried;
     bool skip_quiets = false;
+    const Position::CheckSquares check_squares = pos.check_squares();
 
     for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
         if (m == excluded) continue;
@@ -507,8 +508,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             if (it == end) continue;
         }
         const bool quiet = !pos.is_capture(m) && m.kind() != Move::Promotion;
-        const Position child = pos.apply(m);
-        const bool gives_check = child.in_check();
+        const bool gives_check = pos.gives_check(m, check_squares);
         // Moves that give check are never pruned: they may mate.
         if (quiet && skip_quiets && !gives_check) continue;
         ++moves;
@@ -570,6 +570,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         stack_[ply + 1].double_extensions = ss.double_extensions + (extension >= 2);
         const int new_depth = depth - 1 + extension;
 
+        // Made only now: most pruned moves never are.
+        const Position child = pos.apply(m);
         shared_.tt.prefetch(child.key());
         ss.move = m;
         ss.continuation = current;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -175,6 +176,8 @@ std::string movegen_problem(const Position& pos) {
         const Square their_king = child.king_square(~us);
         if (child.checkers() != (child.attackers_to(their_king, child.occupied()) & child.pieces(us)))
             return uci + " gives a child whose checkers() are wrong";
+        if (pos.gives_check(m) != child.in_check())
+            return uci + (child.in_check() ? " gives check but gives_check() says no" : " gives no check but gives_check() says it does");
         // After a double push the child keeps the en passant square exactly when a
         // capture is legal there.
         const bool double_push = type_of(pos.piece_on(m.from())) == Pawn &&
@@ -310,6 +313,41 @@ TEST_CASE("generator properties along random games from the start position", "[m
     CHECK(promotions > 0);
     CHECK(en_passants > 0);
     CHECK(castlings > 0);
+}
+
+TEST_CASE("gives_check sees direct, discovered, castling, en passant and promotion checks", "[movegen]") {
+    auto checks = [](const char* fen, const char* uci, bool chess960 = false) {
+        const Position pos = parse(fen, chess960);
+        INFO(fen << " " << uci);
+        const std::optional<Move> parsed = parse_uci(pos, uci);
+        REQUIRE(parsed.has_value());
+        const Move m = *parsed;
+        CHECK(pos.gives_check(m) == pos.apply(m).in_check());
+        return pos.gives_check(m);
+    };
+    CHECK(checks("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"));                 // direct
+    CHECK_FALSE(checks("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a7"));
+    CHECK(checks("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3"));              // discovered by a knight
+    CHECK(checks("1k6/8/8/8/8/8/1K6/1R6 w - - 0 1", "b2c3"));                // discovered by the king
+    CHECK(checks("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));                 // the castled rook on f1
+    CHECK_FALSE(checks("6k1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));
+    CHECK(checks("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"));                 // the rook on d1
+    // En passant: both pawns leave the rank; the captured pawn opens a diagonal; the
+    // capturing pawn checks from d6; or nothing.
+    CHECK(checks("8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 5", "e5d6"));
+    CHECK(checks("6k1/8/8/3pP3/8/8/B7/4K3 w - d6 0 5", "e5d6"));
+    CHECK(checks("8/2k5/8/2PpP3/8/8/8/4K3 w - d6 0 5", "e5d6"));
+    CHECK_FALSE(checks("4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 5", "e5d6"));
+    CHECK_FALSE(checks("8/8/2k5/3pP3/8/8/8/4K3 w - d6 0 5", "e5d6"));
+    // Promotions: the new piece checks or does not; a capture-promotion uncovers a rook.
+    CHECK(checks("2k5/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"));
+    CHECK_FALSE(checks("2k5/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n"));
+    CHECK(checks("8/P1k5/8/8/8/8/8/4K3 w - - 0 1", "a7a8n"));
+    CHECK_FALSE(checks("8/P1k5/8/8/8/8/8/4K3 w - - 0 1", "a7a8r"));
+    CHECK_FALSE(checks("8/P7/2k5/8/8/8/8/4K3 w - - 0 1", "a7a8n"));
+    CHECK(checks("nk6/1P6/8/8/8/8/8/1R2K3 w - - 0 1", "b7a8n"));
+    // Chess960: the king stays on g1 and the rook lands on f1, checking f8.
+    CHECK(checks("5k2/8/8/8/8/8/8/6KR w H - 0 1", "g1h1", true));
 }
 
 TEST_CASE("en passant that exposes the king along the rank is not generated", "[movegen]") {
