@@ -78,13 +78,15 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
     return false;
 }
 
-// The positions the exhaustive search has seen: a flat open-addressing table over
-// their keys beside the positions themselves. Positions are compared in full, not
-// only by key, so that a key collision cannot hide a branch and make a No unsound.
-// One set per thread is reused from call to call, so that no node allocates; the
-// table starts small at each call (a small search stays in cache) and doubles when
-// half full. Its slots are 8 bytes: the probe is a cache miss per node, the search's
-// largest single cost.
+// The positions the exhaustive search has seen, as a flat open-addressing table of
+// exact packed copies: the men square by square, side to move, castling rights and
+// en passant square, everything same_position() compares (a search's castling rooks
+// never change). Exact, not only a key, so that a key collision cannot hide a branch
+// and make a No unsound; packed into the slot itself, so that finding a transposition
+// (most children are one) costs the one cache miss of the probe and no visit to a
+// stored position. One set per thread is reused from call to call, so that no node
+// allocates; the table starts small at each call (a small search stays in cache) and
+// doubles when half full.
 class PositionSet {
 public:
     static PositionSet& shared() {
@@ -93,50 +95,70 @@ public:
     }
 
     void clear() {
-        positions_.clear();
+        size_ = 0;
         slots_.assign(MinSlots, Slot{});
     }
 
     // False if the position was already there.
     bool insert(const Position& pos) {
-        if (2 * (positions_.size() + 1) > slots_.size()) grow();
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        const Slot packed = pack(pos);
         const size_t mask = slots_.size() - 1;
-        const uint32_t check = uint32_t(pos.key() >> 32);
         for (size_t i = pos.key() & mask;; i = (i + 1) & mask) {
             Slot& slot = slots_[i];
-            if (slot.index == 0) {
-                positions_.push_back(pos);
-                slot = {check, uint32_t(positions_.size())};
+            if (!slot.used) {
+                slot = packed;
+                ++size_;
                 return true;
             }
-            if (slot.check == check && positions_[slot.index - 1].same_position(pos)) return false;
+            if (slot == packed) return false;
         }
     }
 
-    const Position& operator[](uint32_t i) const { return positions_[i]; }
-    uint32_t size() const { return uint32_t(positions_.size()); }
+    size_t size() const { return size_; }
 
 private:
     static constexpr size_t MinSlots = 4096;
 
+    // 4 bits a man (a Piece value) in square order: 32 men fill the two words.
     struct Slot {
-        uint32_t check = 0; // the key's high half
-        uint32_t index = 0; // into positions_, plus one; 0 when empty
+        Bitboard occupied = 0;
+        uint64_t men[2] = {0, 0};
+        Key key = 0;
+        uint16_t state = 0; // side to move, castling rights, en passant square
+        bool used = false;
+        bool operator==(const Slot&) const = default;
     };
+    static_assert(sizeof(Slot) == 40);
+
+    static Slot pack(const Position& pos) {
+        Slot s;
+        s.occupied = pos.occupied();
+        int n = 0;
+        for (Square q : squares(s.occupied)) {
+            s.men[n >> 4] |= uint64_t(pos.piece_on(q)) << (4 * (n & 15));
+            ++n;
+        }
+        s.key = pos.key();
+        s.state = uint16_t(pos.side_to_move() | pos.castling_rights() << 1 | pos.ep_square() << 5);
+        s.used = true;
+        return s;
+    }
 
     void grow() {
-        slots_.assign(2 * slots_.size(), Slot{});
+        std::vector<Slot> old(2 * slots_.size(), Slot{});
+        old.swap(slots_);
         const size_t mask = slots_.size() - 1;
-        for (uint32_t n = 0; n < positions_.size(); ++n) {
-            const Key key = positions_[n].key();
-            size_t i = key & mask;
-            while (slots_[i].index) i = (i + 1) & mask;
-            slots_[i] = {uint32_t(key >> 32), n + 1};
+        for (const Slot& slot : old) {
+            if (!slot.used) continue;
+            size_t i = slot.key & mask;
+            while (slots_[i].used) i = (i + 1) & mask;
+            slots_[i] = slot;
         }
     }
 
     std::vector<Slot> slots_;
-    std::vector<Position> positions_;
+    size_t size_ = 0;
 };
 
 // Visits every position reachable from `root`, except beyond positions the static
@@ -148,6 +170,7 @@ public:
     ExhaustiveSearch(const Position& root, Color winner) : winner_(winner), seen_(PositionSet::shared()) {
         seen_.clear();
         seen_.insert(root);
+        pending_.push_back(root);
     }
 
     Winnable run(uint64_t budget) {
@@ -155,8 +178,7 @@ public:
         uint64_t nodes = 0;
         while (!pending_.empty() || next_move_ < moves_.size()) {
             if (next_move_ == moves_.size()) {
-                // A copy: the set moves its positions when it grows.
-                parent_.emplace(seen_[pending_.back()]);
+                parent_.emplace(pending_.back());
                 pending_.pop_back();
                 moves_ = legal_moves(*parent_);
                 next_move_ = 0;
@@ -179,7 +201,7 @@ public:
                 nodes += popcount(next.occupied());
                 if (sketch_proves_no_mate(next, winner_, NodeSketches)) continue;
             }
-            pending_.push_back(seen_.size() - 1);
+            pending_.push_back(next);
         }
         return Winnable::No;
     }
@@ -190,7 +212,7 @@ public:
 private:
     Color winner_;
     PositionSet& seen_;
-    std::vector<uint32_t> pending_{0};
+    std::vector<Position> pending_;
     std::optional<Position> parent_;
     MoveList moves_;
     size_t next_move_ = 0;

@@ -294,10 +294,12 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         }
         take_loose(king_neighbourhood(s.king[c]) & s.loose[~c],
                    [c](Sketch& next, Bitboard taken) { next.king[c] |= taken; });
-        // The king taking pawns no other enemy pawn protects.
+        // The king taking pawns no other enemy pawn protects, nor the enemy king from
+        // every square it may stand on (a caged king guards the pawns around it).
         for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c])) {
             const Bitboard rest = s.pawns[~c] & ~square_bb(t);
             if (contains(pawn_attacks_bb(~c, rest), t)) continue;
+            if (!(s.king[~c] & ~king_attacks(t))) continue;
             Sketch next = s;
             next.pawns[~c] = rest;
             next.king[c] |= square_bb(t);
@@ -377,6 +379,78 @@ Outcome explore(const Sketch& root, Color winner, int max_sketches) {
     return Outcome::NoMate;
 }
 
+// The outcomes of recent small proofs by their root sketch, direct-mapped. The
+// exhaustive search asks for a proof at every change of pawns, material or check,
+// and its children mostly normalise to a sketch it has asked about already (a king
+// taking a pawn from any of the squares next to it, with the other men anywhere in
+// their regions). A proof's outcome depends on nothing but the normalised root, the
+// winner and the number of sketches it may explore, and the root is compared in
+// full, so a cached answer is the answer the proof would give.
+class ProofCache {
+public:
+    static constexpr int MaxUnits = 12;
+
+    static ProofCache& shared() {
+        static thread_local ProofCache cache;
+        return cache;
+    }
+
+    // The cached outcome, if any.
+    const Outcome* find(const Sketch& root, Color winner, int max_sketches) {
+        if (root.count > MaxUnits) return nullptr;
+        Entry& e = slot(root, winner, max_sketches);
+        return e.used && e.matches(root, winner, max_sketches) ? &e.outcome : nullptr;
+    }
+
+    void store(const Sketch& root, Color winner, int max_sketches, Outcome outcome) {
+        if (root.count > MaxUnits) return;
+        Entry& e = slot(root, winner, max_sketches);
+        e.used = true;
+        e.winner = winner;
+        e.max_sketches = max_sketches;
+        e.outcome = outcome;
+        std::copy(std::begin(root.pawns), std::end(root.pawns), std::begin(e.pawns));
+        std::copy(std::begin(root.loose), std::end(root.loose), std::begin(e.loose));
+        std::copy(std::begin(root.king), std::end(root.king), std::begin(e.king));
+        e.count = root.count;
+        std::copy(root.units.begin(), root.units.begin() + root.count, e.units.begin());
+    }
+
+private:
+    static constexpr size_t Size = 2048;
+
+    struct Entry {
+        Bitboard pawns[2], loose[2], king[2];
+        std::array<Unit, MaxUnits> units;
+        int count = 0, max_sketches = 0;
+        Color winner = White;
+        Outcome outcome = Outcome::MaybeMate;
+        bool used = false;
+
+        bool matches(const Sketch& s, Color w, int max) const {
+            return winner == w && max_sketches == max && count == s.count && pawns[0] == s.pawns[0] &&
+                   pawns[1] == s.pawns[1] && loose[0] == s.loose[0] && loose[1] == s.loose[1] &&
+                   king[0] == s.king[0] && king[1] == s.king[1] &&
+                   std::equal(units.begin(), units.begin() + count, s.units.begin());
+        }
+    };
+
+    Entry& slot(const Sketch& root, Color winner, int max_sketches) {
+        const size_t h = SketchHash{}(root) ^ (size_t(winner) << 7) ^ (size_t(max_sketches) * 0x9E3779B97F4A7C15ULL);
+        return entries_[(h ^ (h >> 29)) & (Size - 1)];
+    }
+
+    std::vector<Entry> entries_ = std::vector<Entry>(Size);
+};
+
+Outcome explore_cached(const Sketch& root, Color winner, int max_sketches) {
+    ProofCache& cache = ProofCache::shared();
+    if (const Outcome* known = cache.find(root, winner, max_sketches)) return *known;
+    const Outcome outcome = explore(root, winner, max_sketches);
+    cache.store(root, winner, max_sketches, outcome);
+    return outcome;
+}
+
 } // namespace
 
 bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches) {
@@ -386,7 +460,7 @@ bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, 
     Sketch root = sketch_of(pos);
     if (root.count > MaxUnits - 4) return false;
     if (!normalise(root, ~pos.side_to_move())) return false;
-    const Outcome exact = explore(root, winner, max_sketches);
+    const Outcome exact = explore_cached(root, winner, max_sketches);
     if (exact != Outcome::TooMany) return exact == Outcome::NoMate;
     // Too many pawn configurations: try again with the loose pairs' pushes folded
     // into ranges, a coarser abstraction that may still suffice.
