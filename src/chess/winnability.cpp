@@ -23,9 +23,14 @@ using winnability_detail::TemplateHelpmates;
 namespace {
 
 // Sketches explored by the static proof at the root, and at each node of the
-// exhaustive search (where most proofs need one or two).
+// exhaustive search where the pawns, the material or a check changed (most proofs
+// there need a few; a proof repeated from a cached sketch costs nothing, so the
+// nodes can afford more than they once did, and each proof they cut saves a
+// subtree).
 constexpr int RootSketches = 300;
-constexpr int NodeSketches = 6;
+constexpr int NodeSketches = 20;
+// What a sketch the proof expands costs, in nodes of the exhaustive search.
+constexpr uint64_t SketchCost = 8;
 // The coarser proof with loose pairs, tried once the exact one runs out of sketches:
 // at the root only, where one success settles the position (at the nodes it cost
 // more time than it saved).
@@ -162,8 +167,8 @@ private:
 };
 
 // Visits every position reachable from `root`, except beyond positions the static
-// proof settles, looking for a mate of `~winner`. Each static proof attempt costs one
-// node per man on the board. Resumable: run() continues where the previous call
+// proof settles, looking for a mate of `~winner`. Each sketch a static proof
+// expands costs SketchCost nodes. Resumable: run() continues where the previous call
 // stopped, so that it can take turns with the helpmate playouts.
 class ExhaustiveSearch {
 public:
@@ -181,6 +186,7 @@ public:
                 parent_.emplace(pending_.back());
                 pending_.pop_back();
                 moves_ = legal_moves(*parent_);
+                order_moves();
                 next_move_ = 0;
                 continue;
             }
@@ -198,8 +204,10 @@ public:
             const bool same_sketch = !parent.in_check() && !parent.is_capture(m) &&
                                      type_of(parent.piece_on(m.from())) != Pawn && next.ep_square() == NoSquare;
             if (!same_sketch) {
-                nodes += popcount(next.occupied());
-                if (sketch_proves_no_mate(next, winner_, NodeSketches)) continue;
+                uint64_t work = 0;
+                const bool proved = sketch_proves_no_mate(next, winner_, NodeSketches, 0, &work);
+                nodes += SketchCost * work;
+                if (proved) continue;
             }
             pending_.push_back(next);
         }
@@ -210,6 +218,21 @@ public:
     size_t pending() const { return pending_.size(); }
 
 private:
+    // The search goes depth first (the last child pushed is the next expanded), so
+    // children are made in rising helpmate order: the most promising is expanded
+    // first, and a mate, when there is one, comes much sooner. The order changes
+    // nothing else: every child is still made.
+    void order_moves() {
+        std::array<int, 256> scores;
+        for (size_t i = 0; i < moves_.size(); ++i) scores[i] = helpmate_order(*parent_, moves_[i], winner_);
+        for (size_t i = 1; i < moves_.size(); ++i) {
+            for (size_t j = i; j > 0 && scores[j] < scores[j - 1]; --j) {
+                std::swap(scores[j], scores[j - 1]);
+                std::swap(moves_[j], moves_[j - 1]);
+            }
+        }
+    }
+
     Color winner_;
     PositionSet& seen_;
     std::vector<Position> pending_;

@@ -355,8 +355,9 @@ struct SketchStore {
 
 enum class Outcome { NoMate, MaybeMate, TooMany };
 
-// Explores the sketches reachable from `root` (normalised) by events.
-Outcome explore(const Sketch& root, Color winner, int max_sketches) {
+// Explores the sketches reachable from `root` (normalised) by events, adding to
+// `work` one for each sketch it expands.
+Outcome explore(const Sketch& root, Color winner, int max_sketches, uint64_t& work) {
     static thread_local SketchStore store;
     store.clear(size_t(max_sketches) + 1);
     store.insert(root);
@@ -364,6 +365,7 @@ Outcome explore(const Sketch& root, Color winner, int max_sketches) {
     while (!store.pending.empty()) {
         const uint32_t index = store.pending.back();
         store.pending.pop_back();
+        ++work;
         if (!loose_pairs_hold(store.sketches[index])) return Outcome::MaybeMate;
         if (mate_squares(store.sketches[index], winner, false)) return Outcome::MaybeMate;
         store.next.clear();
@@ -443,29 +445,31 @@ private:
     std::vector<Entry> entries_ = std::vector<Entry>(Size);
 };
 
-Outcome explore_cached(const Sketch& root, Color winner, int max_sketches) {
+Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint64_t& work) {
     ProofCache& cache = ProofCache::shared();
     if (const Outcome* known = cache.find(root, winner, max_sketches)) return *known;
-    const Outcome outcome = explore(root, winner, max_sketches);
+    const Outcome outcome = explore(root, winner, max_sketches, work);
     cache.store(root, winner, max_sketches, outcome);
     return outcome;
 }
 
 } // namespace
 
-bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches) {
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches, uint64_t* work) {
+    uint64_t ignored = 0;
+    uint64_t& expanded = work ? *work : ignored;
     // An en passant right is a pawn event of the current position that the sketch
     // cannot express; leave such positions to the search.
     if (pos.ep_square() != NoSquare) return false;
     Sketch root = sketch_of(pos);
     if (root.count > MaxUnits - 4) return false;
     if (!normalise(root, ~pos.side_to_move())) return false;
-    const Outcome exact = explore_cached(root, winner, max_sketches);
+    const Outcome exact = explore_cached(root, winner, max_sketches, expanded);
     if (exact != Outcome::TooMany) return exact == Outcome::NoMate;
     // Too many pawn configurations: try again with the loose pairs' pushes folded
     // into ranges, a coarser abstraction that may still suffice.
     if (loose_sketches == 0 || !loosen_pairs(root) || !normalise(root, ~pos.side_to_move())) return false;
-    return explore(root, winner, loose_sketches) == Outcome::NoMate;
+    return explore(root, winner, loose_sketches, expanded) == Outcome::NoMate;
 }
 
 Bitboard sketch_mate_squares(const Position& pos, Color winner) {
