@@ -40,6 +40,16 @@ Bitboard king_region(Bitboard seeds, Bitboard passable) {
     return region;
 }
 
+// Squares a knight attacks from every square of its region. (A slider guards the
+// squares next to it as surely, but counting them split too many sketches in two,
+// by the flag alone, for what they proved.)
+Bitboard guard_of(const Unit& u) {
+    if (u.type != Knight) return 0;
+    Bitboard from_all = ~Bitboard(0);
+    for (Square q : squares(u.where)) from_all &= knight_attacks(q);
+    return from_all;
+}
+
 // Closes every region under the current pawns. `mover` made the last move (or event),
 // so its king cannot stand in check; the other king may, where an enemy pawn has just
 // arrived. False if the sketch describes no legal position.
@@ -53,14 +63,52 @@ bool normalise(Sketch& s, Color mover) {
         s.king[c] = king_region(seeds, ~pawns & ~enemy_attacks);
     }
     int kept = 0;
+    bool any_safe = false;
     for (int i = 0; i < s.count; ++i) {
         Unit u = s.units[i];
         u.where = unit_region(u.type, u.where, pawns);
+        any_safe |= u.safe;
         if (u.where) s.units[kept++] = u;
     }
     s.count = kept;
+    if (any_safe) {
+        // Squares each side's men might ever take on: pawn attacks, the king's
+        // neighbourhood, every unit's attacks with only pawns in the way.
+        Bitboard reach[2];
+        for (Color c : {White, Black}) {
+            reach[c] = pawn_attacks_bb(c, s.pawns[c] | s.loose[c]) | king_neighbourhood(s.king[c]);
+        }
+        for (int i = 0; i < s.count; ++i) reach[s.units[i].color] |= unit_attacks(s.units[i].type, s.units[i].where, pawns);
+        // A piece that neither guards nor blocks anything for sure loses its flag
+        // too: regions only grow, so it never will, and sketches that differ only
+        // there are merged.
+        for (int i = 0; i < s.count; ++i) {
+            Unit& u = s.units[i];
+            if (u.safe && ((u.where & reach[~u.color]) || (!guard_of(u) && more_than_one(u.where)))) u.safe = false;
+        }
+    }
     std::sort(s.units.begin(), s.units.begin() + s.count);
     return true;
+}
+
+// Squares a safe piece that cannot move stands on in every position the sketch
+// stands for: no pawn is ever pushed there.
+Bitboard sure_blocks(const Sketch& s) {
+    Bitboard blocks = 0;
+    for (int i = 0; i < s.count; ++i) {
+        if (s.units[i].safe && !more_than_one(s.units[i].where)) blocks |= s.units[i].where;
+    }
+    return blocks;
+}
+
+// Squares `c` guards in every position the sketch stands for, with its safe pieces.
+// A king may never take a pawn there.
+Bitboard sure_guard(const Sketch& s, Color c) {
+    Bitboard guard = 0;
+    for (int i = 0; i < s.count; ++i) {
+        if (s.units[i].color == c && s.units[i].safe) guard |= guard_of(s.units[i]);
+    }
+    return guard;
 }
 
 // Whether each square of `need` can hold a different one of `blockers` (a bipartite
@@ -211,7 +259,7 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         }
         for (PieceType t : {Knight, Bishop, Rook, Queen}) {
             Sketch promoted = next;
-            promoted.units[promoted.count++] = Unit{square_bb(to), t, c};
+            promoted.units[promoted.count++] = Unit{square_bb(to), t, c, false};
             out.emplace_back(promoted, c);
         }
     };
@@ -219,8 +267,10 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         if (relative_rank(c, rank_of(to)) == Rank8) promote(next, c, to);
         else out.emplace_back(next, c);
     };
-    const auto stuck_king_on = [&](Square q) {
-        return s.king[White] == square_bb(q) || s.king[Black] == square_bb(q);
+    // A king or a safe piece that can never leave its square.
+    const Bitboard stuck = sure_blocks(s);
+    const auto stuck_on = [&](Square q) {
+        return s.king[White] == square_bb(q) || s.king[Black] == square_bb(q) || contains(stuck, q);
     };
 
     for (Color c : {White, Black}) {
@@ -231,12 +281,12 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         for (Square p : squares(s.pawns[c])) {
             // Pushes, with the en passant captures a double push allows.
             const Square to = Square(p + pawn_push(c));
-            if (!contains(pawns, to) && !stuck_king_on(to)) {
+            if (!contains(pawns, to) && !stuck_on(to)) {
                 Sketch next = s;
                 next.pawns[c] ^= square_bb(p) | square_bb(to);
                 pawn_arrives(next, c, to);
                 const Square to2 = Square(to + pawn_push(c));
-                if (relative_rank(c, rank_of(p)) == Rank2 && !contains(pawns, to2) && !stuck_king_on(to2)) {
+                if (relative_rank(c, rank_of(p)) == Rank2 && !contains(pawns, to2) && !stuck_on(to2)) {
                     Sketch pushed = s;
                     pushed.pawns[c] ^= square_bb(p) | square_bb(to2);
                     out.emplace_back(pushed, c);
@@ -295,8 +345,10 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         take_loose(king_neighbourhood(s.king[c]) & s.loose[~c],
                    [c](Sketch& next, Bitboard taken) { next.king[c] |= taken; });
         // The king taking pawns no other enemy pawn protects, nor the enemy king from
-        // every square it may stand on (a caged king guards the pawns around it).
-        for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c])) {
+        // every square it may stand on (a caged king guards the pawns around it), nor
+        // a safe enemy piece (a caged knight).
+        const Bitboard guarded = sure_guard(s, ~c);
+        for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c] & ~guarded)) {
             const Bitboard rest = s.pawns[~c] & ~square_bb(t);
             if (contains(pawn_attacks_bb(~c, rest), t)) continue;
             if (!(s.king[~c] & ~king_attacks(t))) continue;
@@ -315,7 +367,7 @@ Sketch sketch_of(const Position& pos) {
         s.pawns[c] = pos.pieces(c, Pawn);
         s.king[c] = pos.pieces(c, King);
         for (PieceType t : {Knight, Bishop, Rook, Queen}) {
-            for (Square q : squares(pos.pieces(c, t))) s.units[s.count++] = Unit{square_bb(q), t, c};
+            for (Square q : squares(pos.pieces(c, t))) s.units[s.count++] = Unit{square_bb(q), t, c, true};
         }
     }
     return s;
