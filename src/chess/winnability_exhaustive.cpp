@@ -16,7 +16,7 @@ namespace {
 // nothing, so a node can afford a good few: each proof that succeeds cuts a subtree.
 constexpr int NodeSketches = 20;
 // What a sketch the proof expands costs, in nodes.
-constexpr uint64_t SketchCost = 8;
+constexpr uint64_t SketchCost = 10;
 
 } // namespace
 
