@@ -1,10 +1,7 @@
 #include "chess/winnability.h"
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "chess/movegen.h"
 #include "chess/winnability_exhaustive.h"
@@ -126,7 +123,7 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
     // budget left (a position costs a node per move to expand), it cannot finish:
     // its turns go to the playouts.
     bool hopeless = false;
-        for (uint64_t spent = quick_budget(budget, HelpmateShare) + quick_budget(budget, RandomShare); spent < budget && open;
+    for (uint64_t spent = quick_budget(budget, HelpmateShare) + quick_budget(budget, RandomShare); spent < budget && open;
          spent += 2 * slice) {
         for (Color c : {White, Black}) {
             for (int turn = hopeless ? 2 : 1; turn > 0 && (open & side_bit(c)); --turn) {
@@ -151,7 +148,8 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
 } // namespace
 
 Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
-    Winnable result[2] = {Winnable::No, Winnable::No};
+    // The other side is not asked about: settle() leaves it out.
+    Winnable result[2] = {Winnable::Unknown, Winnable::Unknown};
     result[winner] = quick_answer(pos, winner, budget);
     settle(pos, result, result[winner] == Winnable::Unknown ? side_bit(winner) : 0, budget);
     return result[winner];

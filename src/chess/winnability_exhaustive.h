@@ -42,13 +42,13 @@ public:
     Winnable result(Color c) const { return result_[c]; }
     // Stops searching for `c` (decided elsewhere).
     void close(Color c) { open_ &= Sides(~side_bit(c)); }
-    bool finished() const { return open_ == 0; }
     // Positions waiting to be expanded.
     size_t pending() const { return pending_.size(); }
 
-    // A position waiting to be expanded, as a move from an expanded one: a tenth of
-    // the memory of the position itself, as most of a search's positions wait (a
-    // depth-first search leaves every sibling of its path behind).
+    // A position waiting to be expanded, as a move from an expanded one: 8 bytes
+    // instead of the position's 176, as most of a search's positions wait (a
+    // depth-first search leaves every sibling of its path behind). Public for the
+    // thread's storage of the search (winnability_exhaustive.cpp).
     struct Pending {
         uint32_t parent; // into expanded_
         Move move;
