@@ -34,7 +34,7 @@ enum class Winnable { Yes, No, Unknown };
 // move made, and the static proofs of the exhaustive search count their work too);
 // the default keeps winnability() for both sides within about 40 ms of CPU time on
 // the CHA vectors, on a 2-core machine shared with a chess match.
-constexpr uint64_t DefaultWinnabilityBudget = 200000;
+constexpr uint64_t DefaultWinnabilityBudget = 240000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate
 // counts as won by the side that delivered it; a stalemate is won by nobody.

@@ -18,7 +18,10 @@ namespace {
 // 1,615 and 30 gave 1,611: beyond a dozen a failing proof costs more than the
 // successes save.
 constexpr int NodeSketches = 12;
-// What a sketch the proof expands costs, in nodes.
+// What a proof costs, in nodes: each call (building and normalising the sketch of
+// the position, and looking it up in the cache), and each sketch it expands. Free
+// cache hits let the proofs take most of the time of the slowest searches.
+constexpr uint64_t ProofCost = 3;
 constexpr uint64_t SketchCost = 10;
 
 } // namespace
@@ -213,7 +216,7 @@ void ExhaustiveSearch::run(uint64_t budget) {
                 if (!(sides & side_bit(c))) continue;
                 uint64_t work = 0;
                 if (sketch_proves_no_mate(next, c, NodeSketches, 0, &work)) sides &= Sides(~side_bit(c));
-                nodes += SketchCost * work;
+                nodes += ProofCost + SketchCost * work;
             }
         }
         if (sides) pending_.push_back({parent_index, m, sides});
