@@ -1,12 +1,10 @@
 #include "chess/winnability.h"
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "chess/movegen.h"
+#include "chess/winnability_exhaustive.h"
 #include "chess/winnability_helpmate.h"
 #include "chess/winnability_search.h"
 #include "chess/winnability_sketch.h"
@@ -14,28 +12,33 @@
 
 namespace arbiter {
 
+using winnability_detail::ExhaustiveSearch;
 using winnability_detail::GuidedHelpmates;
 using winnability_detail::helpmate_order;
 using winnability_detail::HelpmateSearch;
+using winnability_detail::side_bit;
+using winnability_detail::Sides;
 using winnability_detail::sketch_proves_no_mate;
 using winnability_detail::TemplateHelpmates;
 
 namespace {
 
-// Sketches explored by the static proof at the root, and at each node of the
-// exhaustive search (where most proofs need one or two).
+// Sketches explored by the static proof at the root.
 constexpr int RootSketches = 300;
-constexpr int NodeSketches = 6;
 // The coarser proof with loose pairs, tried once the exact one runs out of sketches:
 // at the root only, where one success settles the position (at the nodes it cost
 // more time than it saved).
 constexpr int RootLooseSketches = 1200;
 // Positions with at most this many men share the playouts' time with composed mates.
 constexpr int TemplateMen = 6;
+// The shares of a side's budget, in 32nds, of the full-width helpmate search and of
+// the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
+// find a long mate, the random games find the most for their nodes and the
+// full-width search the fewest: on the vectors a sixteenth each gave 1,608 exact,
+// these shares 1,615, with the same dead positions proven.
+constexpr uint64_t HelpmateShare = 1, RandomShare = 8;
 
-bool is_mate_of(const Position& pos, Color loser) {
-    return pos.side_to_move() == loser && pos.in_check() && !has_legal_move(pos);
-}
+constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
 
 // Guided random games: both sides pick moves by the helpmate ordering plus noise,
 // and the winner takes any mate in one it is offered. Finds the long helpmates of
@@ -78,127 +81,9 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
     return false;
 }
 
-// The positions the exhaustive search has seen: a flat open-addressing table over
-// their keys beside the positions themselves. Positions are compared in full, not
-// only by key, so that a key collision cannot hide a branch and make a No unsound.
-// One set per thread is reused from call to call, so that no node allocates; the
-// table starts small at each call (a small search stays in cache) and doubles when
-// half full. Its slots are 8 bytes: the probe is a cache miss per node, the search's
-// largest single cost.
-class PositionSet {
-public:
-    static PositionSet& shared() {
-        static thread_local PositionSet set;
-        return set;
-    }
-
-    void clear() {
-        positions_.clear();
-        slots_.assign(MinSlots, Slot{});
-    }
-
-    // False if the position was already there.
-    bool insert(const Position& pos) {
-        if (2 * (positions_.size() + 1) > slots_.size()) grow();
-        const size_t mask = slots_.size() - 1;
-        const uint32_t check = uint32_t(pos.key() >> 32);
-        for (size_t i = pos.key() & mask;; i = (i + 1) & mask) {
-            Slot& slot = slots_[i];
-            if (slot.index == 0) {
-                positions_.push_back(pos);
-                slot = {check, uint32_t(positions_.size())};
-                return true;
-            }
-            if (slot.check == check && positions_[slot.index - 1].same_position(pos)) return false;
-        }
-    }
-
-    const Position& operator[](uint32_t i) const { return positions_[i]; }
-    uint32_t size() const { return uint32_t(positions_.size()); }
-
-private:
-    static constexpr size_t MinSlots = 4096;
-
-    struct Slot {
-        uint32_t check = 0; // the key's high half
-        uint32_t index = 0; // into positions_, plus one; 0 when empty
-    };
-
-    void grow() {
-        slots_.assign(2 * slots_.size(), Slot{});
-        const size_t mask = slots_.size() - 1;
-        for (uint32_t n = 0; n < positions_.size(); ++n) {
-            const Key key = positions_[n].key();
-            size_t i = key & mask;
-            while (slots_[i].index) i = (i + 1) & mask;
-            slots_[i] = {uint32_t(key >> 32), n + 1};
-        }
-    }
-
-    std::vector<Slot> slots_;
-    std::vector<Position> positions_;
-};
-
-// Visits every position reachable from `root`, except beyond positions the static
-// proof settles, looking for a mate of `~winner`. Each static proof attempt costs one
-// node per man on the board. Resumable: run() continues where the previous call
-// stopped, so that it can take turns with the helpmate playouts.
-class ExhaustiveSearch {
-public:
-    ExhaustiveSearch(const Position& root, Color winner) : winner_(winner), seen_(PositionSet::shared()) {
-        seen_.clear();
-        seen_.insert(root);
-    }
-
-    Winnable run(uint64_t budget) {
-        const Color loser = ~winner_;
-        uint64_t nodes = 0;
-        while (!pending_.empty() || next_move_ < moves_.size()) {
-            if (next_move_ == moves_.size()) {
-                // A copy: the set moves its positions when it grows.
-                parent_.emplace(seen_[pending_.back()]);
-                pending_.pop_back();
-                moves_ = legal_moves(*parent_);
-                next_move_ = 0;
-                continue;
-            }
-            if (nodes > budget) return Winnable::Unknown;
-            const Move m = moves_[next_move_++];
-            const Position& parent = *parent_;
-            const Position next = parent.apply(m);
-            // Every move counts, a transposition too: the time goes into making it.
-            ++nodes;
-            if (!seen_.insert(next)) continue;
-            if (is_mate_of(next, loser)) return Winnable::Yes;
-            // A quiet piece move keeps every piece inside its region (piece moves are
-            // reversible), so the child's sketch is the parent's, which failed; only a
-            // change of pawns or material, a check or an en passant right can help.
-            const bool same_sketch = !parent.in_check() && !parent.is_capture(m) &&
-                                     type_of(parent.piece_on(m.from())) != Pawn && next.ep_square() == NoSquare;
-            if (!same_sketch) {
-                nodes += popcount(next.occupied());
-                if (sketch_proves_no_mate(next, winner_, NodeSketches)) continue;
-            }
-            pending_.push_back(seen_.size() - 1);
-        }
-        return Winnable::No;
-    }
-
-    // Positions waiting to be expanded.
-    size_t pending() const { return pending_.size(); }
-
-private:
-    Color winner_;
-    PositionSet& seen_;
-    std::vector<uint32_t> pending_{0};
-    std::optional<Position> parent_;
-    MoveList moves_;
-    size_t next_move_ = 0;
-};
-
-} // namespace
-
-Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
+// Steps 1 to 4 of the decision for one side: Yes, No, or Unknown when it takes the
+// exhaustive search (settle()).
+Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
     // Step 1: the game is over.
     if (!has_legal_move(pos)) return pos.in_check() && pos.side_to_move() != winner ? Winnable::Yes : Winnable::No;
     // Step 2: a king never gives check, so a bare king can never mate.
@@ -207,38 +92,77 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     if (sketch_proves_no_mate(pos, winner, RootSketches, RootLooseSketches)) return Winnable::No;
     // Step 4: look for a short mate with a full-width search, then for a long one
     // along guided random games.
-    HelpmateSearch helpmate(winner, budget / 16);
+    HelpmateSearch helpmate(winner, quick_budget(budget, HelpmateShare));
     if (helpmate.find(pos)) return Winnable::Yes;
-    if (random_helpmates(pos, winner, budget / 16)) return Winnable::Yes;
-    // Step 5: take turns between guided helpmate playouts and the exhaustive search
-    // of the continuations the static proof does not settle, so that a dead position
-    // gets as much of the budget as a won one.
-    GuidedHelpmates guided(pos, winner);
-    TemplateHelpmates templates(pos, winner);
-    ExhaustiveSearch exhaustive(pos, winner);
+    if (random_helpmates(pos, winner, quick_budget(budget, RandomShare))) return Winnable::Yes;
+    return Winnable::Unknown;
+}
+
+// Step 5, for the sides in `open` (whose result is Unknown): take turns between each
+// side's guided helpmate playouts and one exhaustive search for all of them, of the
+// continuations the static proof does not settle, so that a dead position gets as
+// much of the budget as a won one, and both sides of a dead position share the
+// search's time.
+void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t budget) {
+    if (!open) return;
+    std::optional<GuidedHelpmates> guided[2];
+    std::optional<TemplateHelpmates> templates[2];
+    for (Color c : {White, Black}) {
+        if (open & side_bit(c)) {
+            guided[c].emplace(pos, c);
+            templates[c].emplace(pos, c);
+        }
+    }
+    ExhaustiveSearch exhaustive(pos, open);
     const uint64_t slice = budget / 32;
     // Composed mates pay off where few men stand (the minor-piece mates); elsewhere
     // the guided playouts find more.
     const uint64_t composed = popcount(pos.occupied()) <= TemplateMen ? slice * 3 / 4 : 0;
+    const auto sides = [&open] { return uint64_t(popcount(Bitboard(open))); };
     // Once the exhaustive search has more positions waiting than a quarter of the
     // budget left (a position costs a node per move to expand), it cannot finish:
     // its turns go to the playouts.
     bool hopeless = false;
-    for (uint64_t spent = budget / 8; spent < budget; spent += 2 * slice) {
-        for (int turn = hopeless ? 2 : 1; turn > 0; --turn) {
-            if (guided.run(slice - composed)) return Winnable::Yes;
-            if (composed && templates.run(composed)) return Winnable::Yes;
+    for (uint64_t spent = quick_budget(budget, HelpmateShare) + quick_budget(budget, RandomShare); spent < budget && open;
+         spent += 2 * slice) {
+        for (Color c : {White, Black}) {
+            for (int turn = hopeless ? 2 : 1; turn > 0 && (open & side_bit(c)); --turn) {
+                if (guided[c]->run(slice - composed) || (composed && templates[c]->run(composed))) {
+                    result[c] = Winnable::Yes;
+                    open &= Sides(~side_bit(c));
+                    exhaustive.close(c);
+                }
+            }
         }
-        if (hopeless) continue;
-        const Winnable result = exhaustive.run(slice);
-        if (result != Winnable::Unknown) return result;
-        if (exhaustive.pending() * 4 > budget - spent) hopeless = true;
+        if (hopeless || !open) continue;
+        exhaustive.run(slice * sides());
+        for (Color c : {White, Black}) {
+            if (exhaustive.result(c) == Winnable::Unknown) continue;
+            result[c] = exhaustive.result(c);
+            open &= Sides(~side_bit(c));
+        }
+        if (exhaustive.pending() * 4 > (budget - spent) * sides()) hopeless = true;
     }
-    return Winnable::Unknown;
+}
+
+} // namespace
+
+Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
+    // The other side is not asked about: settle() leaves it out.
+    Winnable result[2] = {Winnable::Unknown, Winnable::Unknown};
+    result[winner] = quick_answer(pos, winner, budget);
+    settle(pos, result, result[winner] == Winnable::Unknown ? side_bit(winner) : 0, budget);
+    return result[winner];
 }
 
 Winnability winnability(const Position& pos, uint64_t budget) {
-    return {can_win(pos, White, budget), can_win(pos, Black, budget)};
+    Winnable result[2] = {quick_answer(pos, White, budget), quick_answer(pos, Black, budget)};
+    Sides open = 0;
+    for (Color c : {White, Black}) {
+        if (result[c] == Winnable::Unknown) open |= side_bit(c);
+    }
+    settle(pos, result, open, budget);
+    return {result[White], result[Black]};
 }
 
 } // namespace arbiter

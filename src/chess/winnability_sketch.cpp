@@ -40,6 +40,16 @@ Bitboard king_region(Bitboard seeds, Bitboard passable) {
     return region;
 }
 
+// Squares a knight attacks from every square of its region. (A slider guards the
+// squares next to it as surely, but counting them split too many sketches in two,
+// by the flag alone, for what they proved.)
+Bitboard guard_of(const Unit& u) {
+    if (u.type != Knight) return 0;
+    Bitboard from_all = ~Bitboard(0);
+    for (Square q : squares(u.where)) from_all &= knight_attacks(q);
+    return from_all;
+}
+
 // Closes every region under the current pawns. `mover` made the last move (or event),
 // so its king cannot stand in check; the other king may, where an enemy pawn has just
 // arrived. False if the sketch describes no legal position.
@@ -53,14 +63,52 @@ bool normalise(Sketch& s, Color mover) {
         s.king[c] = king_region(seeds, ~pawns & ~enemy_attacks);
     }
     int kept = 0;
+    bool any_safe = false;
     for (int i = 0; i < s.count; ++i) {
         Unit u = s.units[i];
         u.where = unit_region(u.type, u.where, pawns);
+        any_safe |= u.safe;
         if (u.where) s.units[kept++] = u;
     }
     s.count = kept;
+    if (any_safe) {
+        // Squares each side's men might ever take on: pawn attacks, the king's
+        // neighbourhood, every unit's attacks with only pawns in the way.
+        Bitboard reach[2];
+        for (Color c : {White, Black}) {
+            reach[c] = pawn_attacks_bb(c, s.pawns[c] | s.loose[c]) | king_neighbourhood(s.king[c]);
+        }
+        for (int i = 0; i < s.count; ++i) reach[s.units[i].color] |= unit_attacks(s.units[i].type, s.units[i].where, pawns);
+        // A piece that neither guards nor blocks anything for sure loses its flag
+        // too: regions only grow, so it never will, and sketches that differ only
+        // there are merged.
+        for (int i = 0; i < s.count; ++i) {
+            Unit& u = s.units[i];
+            if (u.safe && ((u.where & reach[~u.color]) || (!guard_of(u) && more_than_one(u.where)))) u.safe = false;
+        }
+    }
     std::sort(s.units.begin(), s.units.begin() + s.count);
     return true;
+}
+
+// Squares a safe piece that cannot move stands on in every position the sketch
+// stands for: no pawn is ever pushed there.
+Bitboard sure_blocks(const Sketch& s) {
+    Bitboard blocks = 0;
+    for (int i = 0; i < s.count; ++i) {
+        if (s.units[i].safe && !more_than_one(s.units[i].where)) blocks |= s.units[i].where;
+    }
+    return blocks;
+}
+
+// Squares `c` guards in every position the sketch stands for, with its safe pieces.
+// A king may never take a pawn there.
+Bitboard sure_guard(const Sketch& s, Color c) {
+    Bitboard guard = 0;
+    for (int i = 0; i < s.count; ++i) {
+        if (s.units[i].color == c && s.units[i].safe) guard |= guard_of(s.units[i]);
+    }
+    return guard;
 }
 
 // Whether each square of `need` can hold a different one of `blockers` (a bipartite
@@ -211,7 +259,7 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         }
         for (PieceType t : {Knight, Bishop, Rook, Queen}) {
             Sketch promoted = next;
-            promoted.units[promoted.count++] = Unit{square_bb(to), t, c};
+            promoted.units[promoted.count++] = Unit{square_bb(to), t, c, false};
             out.emplace_back(promoted, c);
         }
     };
@@ -219,8 +267,10 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         if (relative_rank(c, rank_of(to)) == Rank8) promote(next, c, to);
         else out.emplace_back(next, c);
     };
-    const auto stuck_king_on = [&](Square q) {
-        return s.king[White] == square_bb(q) || s.king[Black] == square_bb(q);
+    // A king or a safe piece that can never leave its square.
+    const Bitboard stuck = sure_blocks(s);
+    const auto stuck_on = [&](Square q) {
+        return s.king[White] == square_bb(q) || s.king[Black] == square_bb(q) || contains(stuck, q);
     };
 
     for (Color c : {White, Black}) {
@@ -231,12 +281,12 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         for (Square p : squares(s.pawns[c])) {
             // Pushes, with the en passant captures a double push allows.
             const Square to = Square(p + pawn_push(c));
-            if (!contains(pawns, to) && !stuck_king_on(to)) {
+            if (!contains(pawns, to) && !stuck_on(to)) {
                 Sketch next = s;
                 next.pawns[c] ^= square_bb(p) | square_bb(to);
                 pawn_arrives(next, c, to);
                 const Square to2 = Square(to + pawn_push(c));
-                if (relative_rank(c, rank_of(p)) == Rank2 && !contains(pawns, to2) && !stuck_king_on(to2)) {
+                if (relative_rank(c, rank_of(p)) == Rank2 && !contains(pawns, to2) && !stuck_on(to2)) {
                     Sketch pushed = s;
                     pushed.pawns[c] ^= square_bb(p) | square_bb(to2);
                     out.emplace_back(pushed, c);
@@ -294,10 +344,14 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
         }
         take_loose(king_neighbourhood(s.king[c]) & s.loose[~c],
                    [c](Sketch& next, Bitboard taken) { next.king[c] |= taken; });
-        // The king taking pawns no other enemy pawn protects.
-        for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c])) {
+        // The king taking pawns no other enemy pawn protects, nor the enemy king from
+        // every square it may stand on (a caged king guards the pawns around it), nor
+        // a safe enemy piece (a caged knight).
+        const Bitboard guarded = sure_guard(s, ~c);
+        for (Square t : squares(king_set_attacks(s.king[c]) & s.pawns[~c] & ~guarded)) {
             const Bitboard rest = s.pawns[~c] & ~square_bb(t);
             if (contains(pawn_attacks_bb(~c, rest), t)) continue;
+            if (!(s.king[~c] & ~king_attacks(t))) continue;
             Sketch next = s;
             next.pawns[~c] = rest;
             next.king[c] |= square_bb(t);
@@ -313,7 +367,7 @@ Sketch sketch_of(const Position& pos) {
         s.pawns[c] = pos.pieces(c, Pawn);
         s.king[c] = pos.pieces(c, King);
         for (PieceType t : {Knight, Bishop, Rook, Queen}) {
-            for (Square q : squares(pos.pieces(c, t))) s.units[s.count++] = Unit{square_bb(q), t, c};
+            for (Square q : squares(pos.pieces(c, t))) s.units[s.count++] = Unit{square_bb(q), t, c, true};
         }
     }
     return s;
@@ -353,8 +407,9 @@ struct SketchStore {
 
 enum class Outcome { NoMate, MaybeMate, TooMany };
 
-// Explores the sketches reachable from `root` (normalised) by events.
-Outcome explore(const Sketch& root, Color winner, int max_sketches) {
+// Explores the sketches reachable from `root` (normalised) by events, adding to
+// `work` one for each sketch it expands.
+Outcome explore(const Sketch& root, Color winner, int max_sketches, uint64_t& work) {
     static thread_local SketchStore store;
     store.clear(size_t(max_sketches) + 1);
     store.insert(root);
@@ -362,6 +417,7 @@ Outcome explore(const Sketch& root, Color winner, int max_sketches) {
     while (!store.pending.empty()) {
         const uint32_t index = store.pending.back();
         store.pending.pop_back();
+        ++work;
         if (!loose_pairs_hold(store.sketches[index])) return Outcome::MaybeMate;
         if (mate_squares(store.sketches[index], winner, false)) return Outcome::MaybeMate;
         store.next.clear();
@@ -377,21 +433,97 @@ Outcome explore(const Sketch& root, Color winner, int max_sketches) {
     return Outcome::NoMate;
 }
 
+// The outcomes of recent small proofs by their root sketch, direct-mapped. The
+// exhaustive search asks for a proof at every change of pawns, material or check,
+// and its children mostly normalise to a sketch it has asked about already (a king
+// taking a pawn from any of the squares next to it, with the other men anywhere in
+// their regions). A proof's outcome depends on nothing but the normalised root, the
+// winner and the number of sketches it may explore, and the root is compared in
+// full, so a cached answer is the answer the proof would give. 16384 entries of
+// about 260 bytes (4 MB a thread): a quarter of that lost a few proofs per hundred
+// positions to collisions.
+class ProofCache {
+public:
+    static constexpr int MaxUnits = 12;
+
+    static ProofCache& shared() {
+        static thread_local ProofCache cache;
+        return cache;
+    }
+
+    // The cached outcome, if any.
+    const Outcome* find(const Sketch& root, Color winner, int max_sketches) {
+        if (root.count > MaxUnits) return nullptr;
+        Entry& e = slot(root, winner, max_sketches);
+        return e.used && e.matches(root, winner, max_sketches) ? &e.outcome : nullptr;
+    }
+
+    void store(const Sketch& root, Color winner, int max_sketches, Outcome outcome) {
+        if (root.count > MaxUnits) return;
+        Entry& e = slot(root, winner, max_sketches);
+        e.used = true;
+        e.winner = winner;
+        e.max_sketches = max_sketches;
+        e.outcome = outcome;
+        std::copy(std::begin(root.pawns), std::end(root.pawns), std::begin(e.pawns));
+        std::copy(std::begin(root.loose), std::end(root.loose), std::begin(e.loose));
+        std::copy(std::begin(root.king), std::end(root.king), std::begin(e.king));
+        e.count = root.count;
+        std::copy(root.units.begin(), root.units.begin() + root.count, e.units.begin());
+    }
+
+private:
+    static constexpr size_t Size = 16384;
+
+    struct Entry {
+        Bitboard pawns[2], loose[2], king[2];
+        std::array<Unit, MaxUnits> units;
+        int count = 0, max_sketches = 0;
+        Color winner = White;
+        Outcome outcome = Outcome::MaybeMate;
+        bool used = false;
+
+        bool matches(const Sketch& s, Color w, int max) const {
+            return winner == w && max_sketches == max && count == s.count && pawns[0] == s.pawns[0] &&
+                   pawns[1] == s.pawns[1] && loose[0] == s.loose[0] && loose[1] == s.loose[1] &&
+                   king[0] == s.king[0] && king[1] == s.king[1] &&
+                   std::equal(units.begin(), units.begin() + count, s.units.begin());
+        }
+    };
+
+    Entry& slot(const Sketch& root, Color winner, int max_sketches) {
+        const size_t h = SketchHash{}(root) ^ (size_t(winner) << 7) ^ (size_t(max_sketches) * 0x9E3779B97F4A7C15ULL);
+        return entries_[(h ^ (h >> 29)) & (Size - 1)];
+    }
+
+    std::vector<Entry> entries_ = std::vector<Entry>(Size);
+};
+
+Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint64_t& work) {
+    ProofCache& cache = ProofCache::shared();
+    if (const Outcome* known = cache.find(root, winner, max_sketches)) return *known;
+    const Outcome outcome = explore(root, winner, max_sketches, work);
+    cache.store(root, winner, max_sketches, outcome);
+    return outcome;
+}
+
 } // namespace
 
-bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches) {
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches, uint64_t* work) {
+    uint64_t ignored = 0;
+    uint64_t& expanded = work ? *work : ignored;
     // An en passant right is a pawn event of the current position that the sketch
     // cannot express; leave such positions to the search.
     if (pos.ep_square() != NoSquare) return false;
     Sketch root = sketch_of(pos);
     if (root.count > MaxUnits - 4) return false;
     if (!normalise(root, ~pos.side_to_move())) return false;
-    const Outcome exact = explore(root, winner, max_sketches);
+    const Outcome exact = explore_cached(root, winner, max_sketches, expanded);
     if (exact != Outcome::TooMany) return exact == Outcome::NoMate;
     // Too many pawn configurations: try again with the loose pairs' pushes folded
     // into ranges, a coarser abstraction that may still suffice.
     if (loose_sketches == 0 || !loosen_pairs(root) || !normalise(root, ~pos.side_to_move())) return false;
-    return explore(root, winner, loose_sketches) == Outcome::NoMate;
+    return explore(root, winner, loose_sketches, expanded) == Outcome::NoMate;
 }
 
 Bitboard sketch_mate_squares(const Position& pos, Color winner) {

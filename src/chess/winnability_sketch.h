@@ -12,6 +12,8 @@
 // the winner can attack, each flight square covered by the winner or plugged by a
 // distinct piece of the loser), no series of legal moves can mate.
 
+#include <cstdint>
+
 #include "chess/position.h"
 
 namespace arbiter::winnability_detail {
@@ -20,8 +22,10 @@ namespace arbiter::winnability_detail {
 // Gives up (false) after exploring `max_sketches` sketches with the pawns exact,
 // then `loose_sketches` more with loose pairs (pawns facing each other on a file,
 // each free to stand anywhere between) folded into ranges. False never claims
-// anything; true is a proof.
-bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches = 0);
+// anything; true is a proof. Adds to `*work`, if given, the number of sketches it
+// expanded (none when the answer was cached).
+bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches = 0,
+                           uint64_t* work = nullptr);
 
 // The squares where the loser's king might be mated while the pawns stand as they
 // do now: a guide for the helpmate search, not a proof of anything.

@@ -15,14 +15,21 @@ namespace arbiter::winnability_detail {
 
 // A piece other than a king or pawn, known only by the squares it may stand on.
 // Left uninitialised by default, so that a sketch's unused slots cost nothing.
+//
+// `safe`: the piece is on the board in every position the sketch stands for. True
+// for the root's pieces until some enemy man could ever reach one of its squares (a
+// unit's attacks, the king's neighbourhood, a pawn's attacks); from then on false in
+// every later sketch, as the piece may have been taken. Promoted pieces are never
+// safe. A safe piece may be counted on to guard (winnability_sketch.cpp).
 struct Unit {
     Bitboard where;
     PieceType type;
     Color color;
+    bool safe;
 
     bool operator==(const Unit&) const = default;
     bool operator<(const Unit& o) const {
-        return std::tie(color, type, where) < std::tie(o.color, o.type, o.where);
+        return std::tie(color, type, where, safe) < std::tie(o.color, o.type, o.where, o.safe);
     }
 };
 
@@ -83,7 +90,10 @@ struct SketchHash {
         mix(s.loose[0] ^ (s.loose[1] << 1));
         mix(s.king[0]);
         mix(s.king[1]);
-        for (int i = 0; i < s.count; ++i) mix(s.units[i].where ^ (uint64_t(s.units[i].type * 2 + s.units[i].color) << 1));
+        for (int i = 0; i < s.count; ++i) {
+            const Unit& u = s.units[i];
+            mix(u.where ^ (uint64_t(u.type * 4 + u.color * 2 + u.safe) << 1));
+        }
         return size_t(h);
     }
 };
