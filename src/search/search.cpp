@@ -157,7 +157,15 @@ Score Worker::evaluate(const Position& pos) {
     if (!shared_.network) return eval::evaluate(pos);
     // Far from mate scores whatever the net says: a static guess is never a mate.
     constexpr Score Limit = MateInMaxPly / 2;
-    return std::clamp(accumulators_.evaluate(pos), -Limit, Limit);
+    // An edge counts for less with little material left to convert it, and for less
+    // as the fifty-move rule nears: the search then prefers lines that keep the game
+    // winnable (captures, pawn moves) over shuffling at an equal score.
+    const int material = 3 * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) + 5 * popcount(pos.pieces(Rook)) +
+                         9 * popcount(pos.pieces(Queen));
+    const int64_t raw = accumulators_.evaluate(pos);
+    const int64_t scaled = raw * (tune::eval_scale_base + tune::eval_scale_per_unit * material) / 1024 *
+                           (200 - std::min(pos.halfmove_clock(), 100)) / 200;
+    return std::clamp(Score(scaled), -Limit, Limit);
 }
 
 bool Worker::should_stop_now() {
