@@ -18,6 +18,7 @@ using winnability_detail::helpmate_order;
 using winnability_detail::HelpmateSearch;
 using winnability_detail::side_bit;
 using winnability_detail::Sides;
+using winnability_detail::forget_proofs;
 using winnability_detail::sketch_proves_no_mate;
 using winnability_detail::TemplateHelpmates;
 
@@ -35,7 +36,8 @@ constexpr int TemplateMen = 6;
 // the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
 // find a long mate, the random games find the most for their nodes and the
 // full-width search the fewest: on the vectors a sixteenth each gave 1,608 exact,
-// these shares 1,615, with the same dead positions proven.
+// these shares 1,615, with the same dead positions proven (measured while the proof
+// cache still outlived a decision: see forget_proofs()).
 constexpr uint64_t HelpmateShare = 1, RandomShare = 8;
 
 constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
@@ -148,6 +150,7 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
 } // namespace
 
 Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
+    forget_proofs();
     // The other side is not asked about: settle() leaves it out.
     Winnable result[2] = {Winnable::Unknown, Winnable::Unknown};
     result[winner] = quick_answer(pos, winner, budget);
@@ -156,6 +159,7 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
 }
 
 Winnability winnability(const Position& pos, uint64_t budget) {
+    forget_proofs();
     Winnable result[2] = {quick_answer(pos, White, budget), quick_answer(pos, Black, budget)};
     Sides open = 0;
     for (Color c : {White, Black}) {

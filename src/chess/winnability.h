@@ -32,9 +32,9 @@ enum class Winnable { Yes, No, Unknown };
 
 // Node budget of the helpmate and exhaustive searches for one side (a node is one
 // move made, and the static proofs of the exhaustive search count their work too);
-// the default keeps winnability() for both sides within about 40 ms of CPU time on
-// the CHA vectors, on a 2-core machine shared with a chess match.
-constexpr uint64_t DefaultWinnabilityBudget = 240000;
+// the default keeps winnability() for both sides within 50 ms on every CHA vector
+// (47 ms the slowest, 2.6 ms the median, on an idle 2-core test machine).
+constexpr uint64_t DefaultWinnabilityBudget = 260000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate
 // counts as won by the side that delivered it; a stalemate is won by nobody.

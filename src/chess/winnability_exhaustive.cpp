@@ -15,8 +15,8 @@ namespace {
 // check changed. Proofs are cached by their root sketch and a repeated one costs
 // nothing, so a node can afford a good few: each proof that succeeds cuts a subtree.
 // On the vectors (budget 200,000) 10 gave 1,614 exact, 12 and 14 gave 1,617, 20 gave
-// 1,615 and 30 gave 1,611: beyond a dozen a failing proof costs more than the
-// successes save.
+// 1,615 and 30 gave 1,611 (while the proof cache still outlived a decision): beyond
+// a dozen a failing proof costs more than the successes save.
 constexpr int NodeSketches = 12;
 // What a proof costs, in nodes: each call (building and normalising the sketch of
 // the position, and looking it up in the cache), and each sketch it expands. Free

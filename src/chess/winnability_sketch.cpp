@@ -441,7 +441,10 @@ Outcome explore(const Sketch& root, Color winner, int max_sketches, uint64_t& wo
 // winner and the number of sketches it may explore, and the root is compared in
 // full, so a cached answer is the answer the proof would give. 16384 entries of
 // about 260 bytes (4 MB a thread): a quarter of that lost a few proofs per hundred
-// positions to collisions.
+// positions to collisions. A hit costs the search fewer nodes than a new proof, so
+// entries live for one decision only (forget_proofs()): otherwise what an earlier
+// question left in the cache could change a later answer between Unknown and a
+// verdict.
 class ProofCache {
 public:
     static constexpr int MaxUnits = 12;
@@ -451,17 +454,20 @@ public:
         return cache;
     }
 
+    // Empties the cache at once: entries of older generations count as free slots.
+    void forget() { ++generation_; }
+
     // The cached outcome, if any.
     const Outcome* find(const Sketch& root, Color winner, int max_sketches) {
         if (root.count > MaxUnits) return nullptr;
         Entry& e = slot(root, winner, max_sketches);
-        return e.used && e.matches(root, winner, max_sketches) ? &e.outcome : nullptr;
+        return e.generation == generation_ && e.matches(root, winner, max_sketches) ? &e.outcome : nullptr;
     }
 
     void store(const Sketch& root, Color winner, int max_sketches, Outcome outcome) {
         if (root.count > MaxUnits) return;
         Entry& e = slot(root, winner, max_sketches);
-        e.used = true;
+        e.generation = generation_;
         e.winner = winner;
         e.max_sketches = max_sketches;
         e.outcome = outcome;
@@ -481,7 +487,7 @@ private:
         int count = 0, max_sketches = 0;
         Color winner = White;
         Outcome outcome = Outcome::MaybeMate;
-        bool used = false;
+        uint64_t generation = 0;  // in use while equal to the cache's
 
         bool matches(const Sketch& s, Color w, int max) const {
             return winner == w && max_sketches == max && count == s.count && pawns[0] == s.pawns[0] &&
@@ -497,6 +503,7 @@ private:
     }
 
     std::vector<Entry> entries_ = std::vector<Entry>(Size);
+    uint64_t generation_ = 1;
 };
 
 Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint64_t& work) {
@@ -508,6 +515,8 @@ Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint6
 }
 
 } // namespace
+
+void forget_proofs() { ProofCache::shared().forget(); }
 
 bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches, uint64_t* work) {
     uint64_t ignored = 0;

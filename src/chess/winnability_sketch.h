@@ -27,6 +27,10 @@ namespace arbiter::winnability_detail {
 bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, int loose_sketches = 0,
                            uint64_t* work = nullptr);
 
+// Empties this thread's cache of recent proofs (the sketches they started from and
+// their outcomes), so that what happens next does not depend on earlier questions.
+void forget_proofs();
+
 // The squares where the loser's king might be mated while the pawns stand as they
 // do now: a guide for the helpmate search, not a proof of anything.
 Bitboard sketch_mate_squares(const Position& pos, Color winner);
