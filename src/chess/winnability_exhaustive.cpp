@@ -147,10 +147,13 @@ void ExhaustiveSearch::decide(Color c, Winnable w) {
 }
 
 // The search goes depth first (the last child pushed is the next expanded), so
-// children are made in rising helpmate order: the most promising is expanded first,
-// and a mate, when there is one, comes much sooner. The order changes nothing else:
-// every child is still made. With both sides open, the side to move's own mates
-// are favoured.
+// children of the winner's moves are made in rising helpmate order: the most
+// promising is expanded first, and a mate, when there is one, comes much sooner. The
+// order changes nothing else: every child is still made. With both sides open, the
+// side to move's own mates are favoured. The loser's moves keep the generator's
+// order (king moves made first, so expanded last): steering them too sends the
+// search down the lines the guided playouts already walk, and on the vectors it
+// found fewer mates (1,629 exact against 1,649).
 void ExhaustiveSearch::expand() {
     const Position& parent = expanded_.back();
     moves_ = legal_moves(parent);
@@ -158,6 +161,7 @@ void ExhaustiveSearch::expand() {
     const Color winner = parent_sides_ == (side_bit(White) | side_bit(Black)) ? parent.side_to_move()
                          : parent_sides_ & side_bit(White)                    ? White
                                                                               : Black;
+    if (parent.side_to_move() != winner) return;
     std::array<int, 256> scores;
     for (size_t i = 0; i < moves_.size(); ++i) scores[i] = helpmate_order(parent, moves_[i], winner);
     for (size_t i = 1; i < moves_.size(); ++i) {
