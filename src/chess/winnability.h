@@ -35,7 +35,8 @@ enum class Winnable { Yes, No, Unknown };
 // Node budget of the helpmate and exhaustive searches for one side (a node is one
 // move made, and the static proofs of the exhaustive search count their work too);
 // the default keeps winnability() for both sides within 50 ms on every CHA vector
-// (47 ms the slowest, 2.6 ms the median, on an idle 2-core test machine).
+// (47 ms the slowest on an idle 2-core test machine; the median, 2.6 ms there before
+// the random games' share shrank, fell by a third on a busy one).
 constexpr uint64_t DefaultWinnabilityBudget = 260000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate
