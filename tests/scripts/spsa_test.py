@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Checks scripts/spsa.py: the parameter list, the SPSA schedule and update, and a whole
+run against a fake game player (convergence, resuming, refusing another run's state)."""
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import pathlib
+import sys
+import tempfile
+import unittest
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "spsa.py"
+spec = importlib.util.spec_from_file_location("spsa_script", SCRIPT)
+spsa = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = spsa
+spec.loader.exec_module(spsa)
+
+LIST = "aspiration_delta, int, 18, 5, 60, 3, 0.002\nlmr_base, int, 75, 0, 200, 10, 0.002\n"
+
+
+def param(theta=10.0, low=0, high=50, c_end=2.0, r_end=0.1):
+    return spsa.Param("p", int(theta), low, high, c_end, r_end, theta)
+
+
+class ListTest(unittest.TestCase):
+    def test_reads_the_engine_format(self):
+        params = spsa.parse_spsa_list(LIST)
+        self.assertEqual([p.name for p in params], ["aspiration_delta", "lmr_base"])
+        first = params[0]
+        self.assertEqual((first.default, first.low, first.high, first.c_end, first.r_end), (18, 5, 60, 3.0, 0.002))
+        self.assertEqual(first.theta, 18.0)
+
+    def test_refuses_malformed_lines(self):
+        for bad in ("a, int, 1, 0, 2, 1\n",              # six fields
+                    "a, float, 1, 0, 2, 1, 0.1\n",       # not int
+                    "a, int, 3, 0, 2, 1, 0.1\n",         # default above max
+                    "a, int, 1, 0, 2, 0, 0.1\n",         # c_end not positive
+                    "a, int, x, 0, 2, 1, 0.1\n"):        # not a number
+            with self.assertRaises(ValueError, msg=bad):
+                spsa.parse_spsa_list(bad)
+
+
+class ScheduleTest(unittest.TestCase):
+    def test_ends_at_c_end_and_a_end(self):
+        p = param(c_end=3.0, r_end=0.002)
+        self.assertAlmostEqual(spsa.perturbation(p, 500, 500), 3.0, places=12)
+        self.assertAlmostEqual(spsa.step(p, 500, 500), 0.002 * 9, places=12)
+
+    def test_shrinks_with_k(self):
+        p = param()
+        self.assertGreater(spsa.perturbation(p, 1, 100), spsa.perturbation(p, 50, 100))
+        self.assertGreater(spsa.step(p, 1, 100), spsa.step(p, 50, 100))
+        # c_1 = c_end * N^gamma
+        self.assertAlmostEqual(spsa.perturbation(p, 1, 100), 2.0 * 100 ** spsa.GAMMA, places=12)
+
+    def test_perturbed_values_are_rounded_and_clamped(self):
+        p = param(theta=49.0, low=0, high=50, c_end=2.0)
+        plus, minus = spsa.perturbed([p], [1], 100, 100)  # c_k = 2
+        self.assertEqual((plus, minus), ([50], [47]))
+        plus, minus = spsa.perturbed([p], [-1], 100, 100)
+        self.assertEqual((plus, minus), ([47], [50]))
+
+    def test_update_moves_toward_the_winner_by_a_over_c(self):
+        p = param(theta=10.0)
+        expected = 10.0 + spsa.step(p, 7, 100) * 2 / spsa.perturbation(p, 7, 100)
+        spsa.update([p], [1], 7, 100, 2.0)  # plus (theta + c) scored 2 points more
+        self.assertAlmostEqual(p.theta, expected, places=12)
+        q = param(theta=10.0)
+        spsa.update([q], [-1], 7, 100, 2.0)  # plus was theta - c: move down
+        self.assertAlmostEqual(q.theta, 10.0 - (expected - 10.0), places=12)
+        r = param(theta=49.9, high=50)
+        spsa.update([r], [1], 1, 100, 1000.0)
+        self.assertEqual(r.theta, 50)
+
+
+def fake_games(target):
+    """A game player whose `plus` wins both games when its first value is closer to target."""
+    calls = []
+
+    def play(args, plus, minus, params, k, scratch):
+        calls.append(k)
+        gap = abs(minus[0] - target) - abs(plus[0] - target)
+        result = 2.0 if gap > 0 else -2.0 if gap < 0 else 0.0
+        tally = spsa.match.Tally("plus", wins=int(result > 0) * 2, draws=int(result == 0) * 2,
+                                 losses=int(result < 0) * 2)
+        return result, tally
+    return play, calls
+
+
+class RunTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.original = spsa.play_pairs
+        self.addCleanup(setattr, spsa, "play_pairs", self.original)
+
+    def run_spsa(self, iterations=200, seed=5, state="state.json"):
+        args = argparse.Namespace(iterations=iterations, pairs=1, seed=seed,
+                                  state=pathlib.Path(self.dir.name) / state)
+        params = [param(theta=10.0, low=0, high=50, c_end=2.0, r_end=0.1)]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            status = spsa.run(args, params, pathlib.Path(self.dir.name))
+        return status, params[0].theta, args.state
+
+    def test_converges_to_the_better_value(self):
+        spsa.play_pairs, calls = fake_games(30)
+        status, theta, state = self.run_spsa()
+        self.assertEqual(status, 0)
+        self.assertEqual(calls, list(range(1, 201)))
+        self.assertLess(abs(theta - 30), 3.0)
+        saved = json.loads(state.read_text())
+        self.assertEqual(saved["k"], 200)
+        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 400)
+
+    def test_an_interrupted_run_continues_to_the_same_values(self):
+        spsa.play_pairs, _ = fake_games(30)
+        _, straight, _ = self.run_spsa(state="straight.json")
+
+        play, calls = fake_games(30)
+
+        def interrupted(args, plus, minus, params, k, scratch):
+            if k == 77:
+                raise KeyboardInterrupt
+            return play(args, plus, minus, params, k, scratch)
+        spsa.play_pairs = interrupted
+        status, _, state = self.run_spsa(state="resumed.json")
+        self.assertEqual(status, 0)
+        self.assertEqual(json.loads(state.read_text())["k"], 76)
+        spsa.play_pairs = play
+        _, resumed, _ = self.run_spsa(state="resumed.json")
+        self.assertEqual(calls, list(range(1, 201)))
+        self.assertEqual(resumed, straight)
+
+    def test_refuses_another_runs_state(self):
+        spsa.play_pairs, _ = fake_games(30)
+        self.run_spsa(iterations=10, seed=5)
+        with self.assertRaises(spsa.match.UsageError):
+            self.run_spsa(iterations=10, seed=6)
+
+
+if __name__ == "__main__":
+    unittest.main()
