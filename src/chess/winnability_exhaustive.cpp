@@ -158,6 +158,7 @@ void ExhaustiveSearch::expand() {
     const Position& parent = expanded_.back();
     moves_ = legal_moves(parent);
     next_move_ = 0;
+    checks_ = parent.check_squares();
     const Color winner = parent_sides_ == (side_bit(White) | side_bit(Black)) ? parent.side_to_move()
                          : parent_sides_ & side_bit(White)                    ? White
                                                                               : Black;
@@ -197,17 +198,20 @@ void ExhaustiveSearch::run(uint64_t budget) {
         const uint32_t parent_index = uint32_t(expanded_.size() - 1);
         const Position& parent = expanded_.back();
         const Move m = moves_[next_move_++];
-        const Position next = parent.apply(m);
+        Position next = parent.apply_board(m);
         // Every move counts, a transposition too: the time goes into making it.
         ++nodes;
         if (!seen_.insert(next)) continue;
         const Color mover = parent.side_to_move();
-        if (next.in_check() && !has_legal_move(next)) {
-            if (parent_sides_ & open_ & side_bit(mover)) {
-                decide(mover, Winnable::Yes);
-                return;
+        if (parent.gives_check(m, checks_)) {
+            next.add_check_info();
+            if (!has_legal_move(next)) {
+                if (parent_sides_ & open_ & side_bit(mover)) {
+                    decide(mover, Winnable::Yes);
+                    return;
+                }
+                continue;
             }
-            continue;
         }
         Sides sides = parent_sides_ & open_;
         // A quiet piece move keeps every piece inside its region (piece moves are

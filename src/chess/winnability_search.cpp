@@ -45,6 +45,10 @@ int helpmate_order(const Position& pos, Move m, Color winner) {
     return score;
 }
 
+bool mates(const Position& pos, Move m, const Position::CheckSquares& checks) {
+    return pos.gives_check(m, checks) && !has_legal_move(pos.apply(m));
+}
+
 HelpmateSearch::HelpmateSearch(Color winner, uint64_t budget, int max_plies)
     : winner_(winner), budget_(budget), max_plies_(max_plies), table_(shared_table()) {
     if (table_.entries.empty()) table_.entries.resize(TableSize);
@@ -74,10 +78,10 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
         aborted_ = true;
         return false;
     }
+    const Position::CheckSquares checks = pos.check_squares();
     if (winner_moves && depth == 1) {
         for (Move m : moves) {
-            const Position next = pos.apply(m);
-            if (next.in_check() && !has_legal_move(next)) return true;
+            if (mates(pos, m, checks)) return true;
         }
         return false;
     }
@@ -91,10 +95,12 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
         }
     }
     for (Move m : moves) {
-        const Position next = pos.apply(m);
-        if (winner_moves && next.in_check() && !has_legal_move(next)) return true;
+        // The child's check information only once the table does not settle it.
+        Position next = pos.apply_board(m);
+        if (winner_moves && mates(pos, m, checks)) return true;
         Entry& entry = table_.entries[next.key() & (TableSize - 1)];
         if (entry.stamp == table_.stamp && entry.key == next.key() && entry.depth >= depth - 1) continue;
+        next.add_check_info();
         if (search(next, depth - 1)) return true;
         if (aborted_) return false;
         entry = {next.key(), depth - 1, table_.stamp};
