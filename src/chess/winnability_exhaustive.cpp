@@ -50,8 +50,11 @@ public:
     // False if the position was already there.
     bool insert(const Position& pos) {
         if (2 * (size_ + 1) > slots_.size()) grow();
-        const Slot packed = pack(pos);
         const size_t mask = slots_.size() - 1;
+        // The probe's first slot is mostly a cache miss: it loads while the position
+        // is packed.
+        __builtin_prefetch(&slots_[pos.key() & mask]);
+        const Slot packed = pack(pos);
         for (size_t i = pos.key() & mask;; i = (i + 1) & mask) {
             Slot& slot = slots_[i];
             if (!slot.used()) {
@@ -163,14 +166,7 @@ void ExhaustiveSearch::expand() {
                          : parent_sides_ & side_bit(White)                    ? White
                                                                               : Black;
     if (parent.side_to_move() != winner) return;
-    std::array<int, 256> scores;
-    for (size_t i = 0; i < moves_.size(); ++i) scores[i] = helpmate_order(parent, moves_[i], winner);
-    for (size_t i = 1; i < moves_.size(); ++i) {
-        for (size_t j = i; j > 0 && scores[j] < scores[j - 1]; --j) {
-            std::swap(scores[j], scores[j - 1]);
-            std::swap(moves_[j], moves_[j - 1]);
-        }
-    }
+    order_moves(parent, moves_, winner, false);
 }
 
 void ExhaustiveSearch::run(uint64_t budget) {

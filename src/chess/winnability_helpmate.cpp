@@ -198,7 +198,8 @@ bool GuidedHelpmates::play(const Plan& plan) {
         Move best = moves[0];
         int best_score = INT32_MAX;
         StaticVector<std::pair<int, Move>, 256> ranked;
-        const Position::CheckSquares checks = pos.check_squares();
+        // Only the winner's moves are tried for a mate.
+        const Position::CheckSquares checks = winner_moves ? pos.check_squares() : Position::CheckSquares{};
         for (Move m : moves) {
             if (winner_moves && mates(pos, m, checks)) return true;
             const Position next = pos.apply_board(m);

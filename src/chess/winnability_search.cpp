@@ -45,6 +45,20 @@ int helpmate_order(const Position& pos, Move m, Color winner) {
     return score;
 }
 
+// One sort of 64-bit keys, (order, index, move): the index keeps it stable, and it
+// costs n log n where the insertion sort it replaced cost up to n squared (a tenth of
+// the slowest searches' time went into sorting).
+void order_moves(const Position& pos, MoveList& moves, Color winner, bool best_first) {
+    std::array<int64_t, 256> keys;
+    const size_t n = moves.size();
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t order = helpmate_order(pos, moves[i], winner);
+        keys[i] = (best_first ? -order : order) * (int64_t(1) << 32) | int64_t(i << 16 | moves[i].raw());
+    }
+    std::sort(keys.begin(), keys.begin() + n);
+    for (size_t i = 0; i < n; ++i) moves[i] = Move::from_raw(uint16_t(keys[i] & 0xFFFF));
+}
+
 bool mates(const Position& pos, Move m, const Position::CheckSquares& checks) {
     return pos.gives_check(m, checks) && !has_legal_move(pos.apply(m));
 }
@@ -86,14 +100,7 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
         return false;
     }
 
-    std::array<int, 256> scores;
-    for (size_t i = 0; i < moves.size(); ++i) scores[i] = helpmate_order(pos, moves[i], winner_);
-    for (size_t i = 1; i < moves.size(); ++i) {
-        for (size_t j = i; j > 0 && scores[j] > scores[j - 1]; --j) {
-            std::swap(scores[j], scores[j - 1]);
-            std::swap(moves[j], moves[j - 1]);
-        }
-    }
+    order_moves(pos, moves, winner_, true);
     for (Move m : moves) {
         // The child's check information only once the table does not settle it.
         Position next = pos.apply_board(m);

@@ -248,7 +248,8 @@ bool TemplateHelpmates::play(Goals goals) {
         const bool winner_moves = pos.side_to_move() == winner_;
         Move best = moves[0];
         int best_score = INT32_MAX;
-        const Position::CheckSquares checks = pos.check_squares();
+        // Only the winner's moves are tried for a mate.
+        const Position::CheckSquares checks = winner_moves ? pos.check_squares() : Position::CheckSquares{};
         for (Move m : moves) {
             if (winner_moves && mates(pos, m, checks)) return true;
             const Position next = pos.apply_board(m);
