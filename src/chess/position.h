@@ -52,6 +52,13 @@ public:
 
     // The position after a legal move. The move must be legal here.
     Position apply(Move move) const;
+    // apply() without the check information, for the winnability decider, which
+    // looks at most children only for their men and key and learns of a check from
+    // gives_check() on the parent: checkers() and pinned() read as empty (and
+    // in_check() as false) until add_check_info() computes them. Everything else,
+    // the key and the en passant square included, is as apply() leaves it.
+    Position apply_board(Move move) const;
+    void add_check_info() { update_check_info(); }
     // Whether the legal move `move` gives check: the same answer as
     // apply(move).in_check(), without making the move. A caller asking for many moves
     // of one position computes check_squares() once and passes it.

@@ -17,6 +17,7 @@ namespace arbiter {
 using winnability_detail::ExhaustiveSearch;
 using winnability_detail::GuidedHelpmates;
 using winnability_detail::helpmate_order;
+using winnability_detail::mates;
 using winnability_detail::HelpmateSearch;
 using winnability_detail::side_bit;
 using winnability_detail::Sides;
@@ -69,9 +70,9 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
             nodes += 1 + (pos.side_to_move() == winner ? moves.size() : 0);
             if (moves.size() == 0) break;
             if (pos.side_to_move() == winner) {
+                const Position::CheckSquares checks = pos.check_squares();
                 for (Move m : moves) {
-                    const Position next = pos.apply(m);
-                    if (next.in_check() && !has_legal_move(next)) return true;
+                    if (mates(pos, m, checks)) return true;
                 }
             }
             Move best = moves[0];

@@ -50,8 +50,11 @@ public:
     // False if the position was already there.
     bool insert(const Position& pos) {
         if (2 * (size_ + 1) > slots_.size()) grow();
-        const Slot packed = pack(pos);
         const size_t mask = slots_.size() - 1;
+        // The probe's first slot is mostly a cache miss: it loads while the position
+        // is packed.
+        __builtin_prefetch(&slots_[pos.key() & mask]);
+        const Slot packed = pack(pos);
         for (size_t i = pos.key() & mask;; i = (i + 1) & mask) {
             Slot& slot = slots_[i];
             if (!slot.used()) {
@@ -158,18 +161,12 @@ void ExhaustiveSearch::expand() {
     const Position& parent = expanded_.back();
     moves_ = legal_moves(parent);
     next_move_ = 0;
+    checks_ = parent.check_squares();
     const Color winner = parent_sides_ == (side_bit(White) | side_bit(Black)) ? parent.side_to_move()
                          : parent_sides_ & side_bit(White)                    ? White
                                                                               : Black;
     if (parent.side_to_move() != winner) return;
-    std::array<int, 256> scores;
-    for (size_t i = 0; i < moves_.size(); ++i) scores[i] = helpmate_order(parent, moves_[i], winner);
-    for (size_t i = 1; i < moves_.size(); ++i) {
-        for (size_t j = i; j > 0 && scores[j] < scores[j - 1]; --j) {
-            std::swap(scores[j], scores[j - 1]);
-            std::swap(moves_[j], moves_[j - 1]);
-        }
-    }
+    order_moves(parent, moves_, winner, false);
 }
 
 void ExhaustiveSearch::run(uint64_t budget) {
@@ -197,17 +194,20 @@ void ExhaustiveSearch::run(uint64_t budget) {
         const uint32_t parent_index = uint32_t(expanded_.size() - 1);
         const Position& parent = expanded_.back();
         const Move m = moves_[next_move_++];
-        const Position next = parent.apply(m);
+        Position next = parent.apply_board(m);
         // Every move counts, a transposition too: the time goes into making it.
         ++nodes;
         if (!seen_.insert(next)) continue;
         const Color mover = parent.side_to_move();
-        if (next.in_check() && !has_legal_move(next)) {
-            if (parent_sides_ & open_ & side_bit(mover)) {
-                decide(mover, Winnable::Yes);
-                return;
+        if (parent.gives_check(m, checks_)) {
+            next.add_check_info();
+            if (!has_legal_move(next)) {
+                if (parent_sides_ & open_ & side_bit(mover)) {
+                    decide(mover, Winnable::Yes);
+                    return;
+                }
+                continue;
             }
-            continue;
         }
         Sides sides = parent_sides_ & open_;
         // A quiet piece move keeps every piece inside its region (piece moves are

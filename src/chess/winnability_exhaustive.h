@@ -68,6 +68,9 @@ private:
     std::vector<Pending>& pending_;
     Sides parent_sides_ = 0;
     MoveList moves_;
+    // The newest expanded position's check_squares(): its children are made without
+    // their check information, which only a check needs.
+    Position::CheckSquares checks_;
     size_t next_move_ = 0;
 };
 

@@ -106,11 +106,6 @@ int potential(const Position& pos, Color winner, const GuidedHelpmates::Plan& pl
     return v;
 }
 
-bool mates(const Position& pos, Move m) {
-    const Position next = pos.apply(m);
-    return next.in_check() && !has_legal_move(next);
-}
-
 } // namespace
 
 GuidedHelpmates::GuidedHelpmates(const Position& root, Color winner)
@@ -166,8 +161,9 @@ bool GuidedHelpmates::allows_mate(const Position& pos, Move m) {
     const Position next = pos.apply(m);
     const MoveList replies = legal_moves(next);
     nodes_ += 1 + replies.size();
+    const Position::CheckSquares checks = next.check_squares();
     for (Move r : replies) {
-        if (mates(next, r)) return true;
+        if (mates(next, r, checks)) return true;
     }
     return false;
 }
@@ -202,9 +198,11 @@ bool GuidedHelpmates::play(const Plan& plan) {
         Move best = moves[0];
         int best_score = INT32_MAX;
         StaticVector<std::pair<int, Move>, 256> ranked;
+        // Only the winner's moves are tried for a mate.
+        const Position::CheckSquares checks = winner_moves ? pos.check_squares() : Position::CheckSquares{};
         for (Move m : moves) {
-            const Position next = pos.apply(m);
-            if (winner_moves && next.in_check() && !has_legal_move(next)) return true;
+            if (winner_moves && mates(pos, m, checks)) return true;
+            const Position next = pos.apply_board(m);
             int score = potential(next, winner_, plan, to_target) + random_below(rng_, plan.noise);
             if (visited[next.key() & 255] == next.key()) score += 40;
             if (score < best_score) {

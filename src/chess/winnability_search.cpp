@@ -45,6 +45,24 @@ int helpmate_order(const Position& pos, Move m, Color winner) {
     return score;
 }
 
+// One sort of 64-bit keys, (order, index, move): the index keeps it stable, and it
+// costs n log n where the insertion sort it replaced cost up to n squared (a tenth of
+// the slowest searches' time went into sorting).
+void order_moves(const Position& pos, MoveList& moves, Color winner, bool best_first) {
+    std::array<int64_t, 256> keys;
+    const size_t n = moves.size();
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t order = helpmate_order(pos, moves[i], winner);
+        keys[i] = (best_first ? -order : order) * (int64_t(1) << 32) | int64_t(i << 16 | moves[i].raw());
+    }
+    std::sort(keys.begin(), keys.begin() + n);
+    for (size_t i = 0; i < n; ++i) moves[i] = Move::from_raw(uint16_t(keys[i] & 0xFFFF));
+}
+
+bool mates(const Position& pos, Move m, const Position::CheckSquares& checks) {
+    return pos.gives_check(m, checks) && !has_legal_move(pos.apply(m));
+}
+
 HelpmateSearch::HelpmateSearch(Color winner, uint64_t budget, int max_plies)
     : winner_(winner), budget_(budget), max_plies_(max_plies), table_(shared_table()) {
     if (table_.entries.empty()) table_.entries.resize(TableSize);
@@ -74,27 +92,22 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
         aborted_ = true;
         return false;
     }
+    const Position::CheckSquares checks = pos.check_squares();
     if (winner_moves && depth == 1) {
         for (Move m : moves) {
-            const Position next = pos.apply(m);
-            if (next.in_check() && !has_legal_move(next)) return true;
+            if (mates(pos, m, checks)) return true;
         }
         return false;
     }
 
-    std::array<int, 256> scores;
-    for (size_t i = 0; i < moves.size(); ++i) scores[i] = helpmate_order(pos, moves[i], winner_);
-    for (size_t i = 1; i < moves.size(); ++i) {
-        for (size_t j = i; j > 0 && scores[j] > scores[j - 1]; --j) {
-            std::swap(scores[j], scores[j - 1]);
-            std::swap(moves[j], moves[j - 1]);
-        }
-    }
+    order_moves(pos, moves, winner_, true);
     for (Move m : moves) {
-        const Position next = pos.apply(m);
-        if (winner_moves && next.in_check() && !has_legal_move(next)) return true;
+        // The child's check information only once the table does not settle it.
+        Position next = pos.apply_board(m);
+        if (winner_moves && mates(pos, m, checks)) return true;
         Entry& entry = table_.entries[next.key() & (TableSize - 1)];
         if (entry.stamp == table_.stamp && entry.key == next.key() && entry.depth >= depth - 1) continue;
+        next.add_check_info();
         if (search(next, depth - 1)) return true;
         if (aborted_) return false;
         entry = {next.key(), depth - 1, table_.stamp};

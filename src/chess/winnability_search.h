@@ -18,6 +18,15 @@ namespace arbiter::winnability_detail {
 // Move ordering for a helpmate of `~winner`: higher is tried first.
 int helpmate_order(const Position& pos, Move m, Color winner);
 
+// Sorts `moves` by helpmate_order(), highest first or (`best_first` false) last,
+// moves of equal order keeping the generator's order among them.
+void order_moves(const Position& pos, MoveList& moves, Color winner, bool best_first);
+
+// Whether the legal move `m` of `pos` mates; `checks` is pos.check_squares(). Only a
+// move that gives check is made: most moves of a node are not, and gives_check() is
+// far cheaper than making one.
+bool mates(const Position& pos, Move m, const Position::CheckSquares& checks);
+
 class HelpmateSearch {
 public:
     // At most `budget` nodes (one per move made) and `max_plies` plies. The table is

@@ -248,9 +248,11 @@ bool TemplateHelpmates::play(Goals goals) {
         const bool winner_moves = pos.side_to_move() == winner_;
         Move best = moves[0];
         int best_score = INT32_MAX;
+        // Only the winner's moves are tried for a mate.
+        const Position::CheckSquares checks = winner_moves ? pos.check_squares() : Position::CheckSquares{};
         for (Move m : moves) {
-            const Position next = pos.apply(m);
-            if (winner_moves && next.in_check() && !has_legal_move(next)) return true;
+            if (winner_moves && mates(pos, m, checks)) return true;
+            const Position next = pos.apply_board(m);
             const Square from = m.from(), to = m.to();
             const PieceType type = type_of(pos.piece_on(from));
             int score = random_below(noise);
