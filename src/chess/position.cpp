@@ -104,7 +104,8 @@ void Position::set_en_passant_if_capturable(Square ep) {
     ep_square_ = NoSquare;
 }
 
-Position Position::apply(Move m) const {
+template <bool WithCheckInfo>
+Position Position::make_move(Move m) const {
     Position next = *this;
     const Color us = side_, them = ~side_;
     const Square from = m.from(), to = m.to();
@@ -166,10 +167,20 @@ Position Position::apply(Move m) const {
 
     next.side_ = them;
     next.key_ ^= zobrist::side();
+    // The en passant square needs no check information: a capture's legality is
+    // simulated on the board.
     if (double_push_ep != NoSquare) next.set_en_passant_if_capturable(double_push_ep);
-    next.update_check_info();
+    if constexpr (WithCheckInfo) {
+        next.update_check_info();
+    } else {
+        next.checkers_ = 0;
+        next.pinned_ = 0;
+    }
     return next;
 }
+
+Position Position::apply(Move m) const { return make_move<true>(m); }
+Position Position::apply_board(Move m) const { return make_move<false>(m); }
 
 Position::CheckSquares Position::check_squares() const {
     const Color us = side_;

@@ -114,6 +114,9 @@ public:
 private:
     Position() { for (Piece& p : board_) p = NoPiece; }
 
+    // apply() (with the check information) and apply_board() (without): one body.
+    template <bool WithCheckInfo>
+    Position make_move(Move m) const;
     void put_piece(Piece p, Square s);
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
