@@ -40,11 +40,18 @@ Bitboard king_region(Bitboard seeds, Bitboard passable) {
     return region;
 }
 
-// Squares a knight attacks from every square of its region. (A slider guards the
-// squares next to it as surely, but counting them split too many sketches in two,
-// by the flag alone, for what they proved.)
+// Squares a knight attacks from every square of its region, and those next to a
+// slider that can never leave its one square (a bishop walled in by its own pawns):
+// no man can step between a piece and a square next to it. (A slider that can move
+// guards the squares next to it as surely from each square of its region, but
+// counting them split too many sketches in two, by the flag alone, for what they
+// proved; a piece with a one-square region keeps its flag anyway, see normalise().)
 Bitboard guard_of(const Unit& u) {
-    if (u.type != Knight) return 0;
+    if (u.type != Knight) {
+        if (more_than_one(u.where)) return 0;
+        const Square q = lsb(u.where);
+        return piece_attacks(u.type, q, ~Bitboard(0)) & king_attacks(q);
+    }
     Bitboard from_all = ~Bitboard(0);
     for (Square q : squares(u.where)) from_all &= knight_attacks(q);
     return from_all;
@@ -73,10 +80,13 @@ bool normalise(Sketch& s, Color mover) {
     s.count = kept;
     if (any_safe) {
         // Squares each side's men might ever take on: pawn attacks, the king's
-        // neighbourhood, every unit's attacks with only pawns in the way.
+        // neighbourhood but for squares an enemy pawn guards (the pawns stand still
+        // while the sketch lasts, and a later sketch clears the flag once one has
+        // moved), every unit's attacks with only pawns in the way.
         Bitboard reach[2];
         for (Color c : {White, Black}) {
-            reach[c] = pawn_attacks_bb(c, s.pawns[c] | s.loose[c]) | king_neighbourhood(s.king[c]);
+            reach[c] = pawn_attacks_bb(c, s.pawns[c] | s.loose[c]) |
+                       (king_neighbourhood(s.king[c]) & ~pawn_attacks_bb(~c, s.pawns[~c]));
         }
         for (int i = 0; i < s.count; ++i) reach[s.units[i].color] |= unit_attacks(s.units[i].type, s.units[i].where, pawns);
         // A piece that neither guards nor blocks anything for sure loses its flag

@@ -133,6 +133,20 @@ TEST_CASE("a caged knight guards and a caged piece blocks for ever", "[winnabili
     CHECK(open.black == Winnable::Yes);
 }
 
+TEST_CASE("a walled-in bishop guards the squares next to it", "[winnability]") {
+    // Both bishops are walled in by their own pawns and no enemy man can ever reach
+    // them (every square next to them is guarded by an enemy pawn, so no king takes
+    // there): White's e4 bishop guards d5 and f5, Black's e5 bishop d4 and f4, so
+    // neither king can take a pawn and the pawns stay locked for ever.
+    const Position walled = test::parse_fen("1k6/8/3p1p2/3PbP2/2KpBp2/3P1P2/2B5/8 b - - 0 1");
+    for (Color c : {White, Black}) CHECK(winnability_detail::sketch_proves_no_mate(walled, c, 300));
+    // Without Black's bishop, d4 and f4 fall to White's king, the pawns come apart,
+    // and either side can mate.
+    const Winnability open = winnability(test::parse_fen("1k6/8/3p1p2/3P1P2/2KpBp2/3P1P2/2B5/8 b - - 0 1"));
+    CHECK(open.white == Winnable::Yes);
+    CHECK(open.black == Winnable::Yes);
+}
+
 TEST_CASE("a few moves to a locked position are searched through", "[winnability]") {
     // Every line runs into a stalemate or a locked structure within a few moves.
     CHECK(dead("k7/Pp6/1P5P/8/8/6p1/6Pp/7K w - - 0 1"));
@@ -220,8 +234,8 @@ TEST_CASE("winnability of the reference vectors", "[winnability][vectors]") {
     // Deterministic for a given budget: the figures reached with the default budget.
     CHECK(rejected == 0);
     CHECK(read == 1803);
-    CHECK(exact >= 1660);
-    CHECK(dead_found >= 770);
+    CHECK(exact >= 1671);
+    CHECK(dead_found >= 777);
 }
 
 TEST_CASE("both sides at once agree with each side on its own", "[winnability]") {
