@@ -1,5 +1,6 @@
 #include "chess/winnability.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <array>
 #include <optional>
@@ -158,13 +159,31 @@ bool can_assign(Bitboard open, const StaticVector<uint8_t, 16>& men, const std::
 // or more steps away, a plug on each flight square left, each a different man of the
 // loser's (a pawn may have promoted to anything). Over-approximate, so finding no
 // picture is a proof: the winner's cover ignores plugs in its way, the loser's other
-// men are assumed taken or out of the way (and, where there are any, able to block a
-// plug's slide), and the picture need not be reachable. No pin can stop an answer:
-// the winner's one piece gives the check.
+// men are assumed taken or out of the way, and the picture need not be reachable. No
+// pin can stop an answer: the winner's one piece gives the check.
+//
+// The loser's spare men (those no flight square needs) may stand anywhere, so they
+// might block a plug's slide, and then a slide over an empty square does not count as
+// an answer. Not when every man of the loser's is a queen: of the queens standing
+// between a plug and the square it slides to, the one nearest that square has a clear
+// line to it and answers the check instead.
+//
+// The same holds for several bishops on squares of one colour, with no other man but
+// the king: such bishops only ever cover that colour, so the flights of the other
+// colour (the king's orthogonal neighbours) must be plugged as for one bishop. The
+// other bishops are counted as covering every square of their colour, guarding the
+// checker and perhaps blocking a plug's slide; they cannot pin a plug on a square of
+// the other colour to the king (a bishop pins along a diagonal), and two of them
+// never give check at once (a bishop leaving a diagonal of the king's cannot arrive
+// on the other one, which is parallel to every diagonal through its old square).
 bool lone_minor_cannot_mate(const Position& pos, Color winner) {
     const Color loser = ~winner;
     const Bitboard minors = pos.pieces(winner) & ~pos.pieces(winner, King);
-    if (!minors || more_than_one(minors) || pos.pieces(winner, Pawn)) return false;
+    if (!minors || pos.pieces(winner, Pawn)) return false;
+    const bool several = more_than_one(minors);
+    if (several && (minors != pos.pieces(winner, Bishop) || ((minors & LightSquares) && (minors & DarkSquares)))) {
+        return false;
+    }
     const Square from = lsb(minors);
     const PieceType type = type_of(pos.piece_on(from));
     if (type != Knight && type != Bishop) return false;
@@ -183,17 +202,19 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
         }
     }
     const int total = int(men.size());
+    const bool only_queens = std::all_of(men.begin(), men.end(), [](uint8_t m) { return m == (1 << PlugQueen); });
     for (Square k = Square(0); k < 64; k = Square(k + 1)) {
         for (Square c : squares(piece_attacks(type, k, 0) & check_squares)) {
             const Bitboard line = between(c, k);
             for (Square w : squares(~(king_attacks(k) | square_bb(k) | square_bb(c) | line))) {
                 // The king takes a checker next to it that its opponent's king does not guard.
-                if (contains(king_attacks(k), c) && !contains(king_attacks(w), c)) continue;
-                const Bitboard cover = king_attacks(w) | piece_attacks(type, c, square_bb(w));
+                if (!several && contains(king_attacks(k), c) && !contains(king_attacks(w), c)) continue;
+                const Bitboard cover = king_attacks(w) | piece_attacks(type, c, square_bb(w)) | (several ? check_squares : 0);
                 const Bitboard open = king_attacks(k) & ~cover & ~square_bb(c);
                 const int needed = popcount(open);
                 if (needed > total) continue;
-                const bool spare = total > needed;
+                // Whether some man of either side might stand in a plug's way.
+                const bool spare = several || (total > needed && !only_queens);
                 const Bitboard occupied = square_bb(k) | square_bb(w) | square_bb(c) | open;
                 // The kinds of man that may plug each open square without answering the check.
                 std::array<uint8_t, 64> harmless{};

@@ -11,8 +11,9 @@
 // Methods, after the ideas of Miguel Ambrona's Chess Unwinnability Analyzer (CHA):
 // 1. a static proof on an abstraction of the pawn structure (winnability_sketch.h):
 //    piece regions, colour complexes and locked pawns, mating patterns per square;
-//    and, for a lone knight or bishop, every mating picture with the loser's own men
-//    on the flight squares, none of which may take the checker or block its check;
+//    and, for a lone knight or bishop (or bishops all on one colour), every mating
+//    picture with the loser's own men on the flight squares, none of which may take
+//    the checker or block its check;
 // 2. a helpmate search with iterative deepening, a transposition table and move
 //    ordering that steers both sides towards a mate of the loser;
 // 3. goal-directed helpmate playouts towards a chosen mating square
