@@ -23,7 +23,8 @@
 //    taking turns with
 // 4. an exhaustive search over all legal continuations that stops where the static
 //    proof applies (winnability_exhaustive.h); finishing it within the budget proves
-//    No. winnability() runs one such search for both sides at once.
+//    No. winnability() runs one such search for both sides at once;
+// 5. for a side still undecided, the static proof once more with more sketches.
 
 #include <cstdint>
 
