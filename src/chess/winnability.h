@@ -10,7 +10,8 @@
 //
 // Methods, after the ideas of Miguel Ambrona's Chess Unwinnability Analyzer (CHA):
 // 1. a static proof on an abstraction of the pawn structure (winnability_sketch.h):
-//    piece regions, colour complexes and locked pawns, mating patterns per square;
+//    piece regions, colour complexes and locked pawns, mating patterns per square,
+//    king captures that stalemate, and the tempo a loser with only king moves lacks;
 //    and, for a lone knight or bishop (or bishops all on one colour), every mating
 //    picture with the loser's own men on the flight squares, none of which may take
 //    the checker or block its check;

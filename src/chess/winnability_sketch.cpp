@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "chess/movegen.h"
 #include "chess/winnability_sketch_model.h"
 #include "util/static_vector.h"
 
@@ -256,6 +257,41 @@ Bitboard mate_squares(const Sketch& s, Color winner, bool all) {
     return found;
 }
 
+// Whether `c`'s king taking the pawn on `t` (from a square of its region `s.king[c]`)
+// always leaves `~c` stalemated, in `next`, the sketch after the capture: the game then
+// ends drawn, and the capture leads nowhere. Holds when `~c` has no piece but its king,
+// no pawn of its can be pushed (a pawn stands in front) or capture (no man of `c`'s on
+// a square it attacks), every square next to each square its king may stand on (not
+// next to t) holds its own pawn or is guarded by `c`'s pawns or king, and the king's
+// step cannot have uncovered a check (no square it may have come from is in sight of
+// `~c`'s king along a line that one of `c`'s pieces could use). `c`'s other pieces are
+// left out: wherever they stand, they only take moves away.
+bool capture_stalemates(const Sketch& s, const Sketch& next, Color c, Square t) {
+    const Color o = ~c;
+    if (next.loose[White] | next.loose[Black]) return false;
+    Bitboard men = next.pawns[c];
+    bool diagonal = false, straight = false;
+    for (int i = 0; i < next.count; ++i) {
+        const Unit& u = next.units[i];
+        if (u.color == o) return false;
+        men |= u.where;
+        diagonal |= u.type == Bishop || u.type == Queen;
+        straight |= u.type == Rook || u.type == Queen;
+    }
+    const Bitboard pawns = next.all_pawns();
+    const Bitboard ahead = o == White ? shift<North>(next.pawns[o]) : shift<South>(next.pawns[o]);
+    if ((ahead & ~pawns) || (pawn_attacks_bb(o, next.pawns[o]) & men)) return false;
+    const Bitboard guarded = pawn_attacks_bb(c, next.pawns[c]) | king_attacks(t);
+    const Bitboard came_from = king_attacks(t) & s.king[c];
+    const Bitboard blockers = pawns | square_bb(t);
+    for (Square r : squares(s.king[o] & ~king_neighbourhood(square_bb(t)))) {
+        if (king_attacks(r) & ~next.pawns[o] & ~guarded) return false;
+        if (diagonal && (piece_attacks(Bishop, r, blockers) & came_from)) return false;
+        if (straight && (piece_attacks(Rook, r, blockers) & came_from)) return false;
+    }
+    return true;
+}
+
 // Every sketch one event away from `s`, each paired with the side that made the event.
 // False if the sketch would outgrow its unit array.
 bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
@@ -365,6 +401,7 @@ bool successors(const Sketch& s, std::vector<std::pair<Sketch, Color>>& out) {
             Sketch next = s;
             next.pawns[~c] = rest;
             next.king[c] |= square_bb(t);
+            if (capture_stalemates(s, next, c, t)) continue;
             out.emplace_back(next, c);
         }
     }
@@ -524,6 +561,67 @@ Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint6
     return outcome;
 }
 
+// A proof by tempo for a root sketch that no event can ever leave (every pawn, and so
+// every region, stays as it is for the rest of the game): when the loser has nothing
+// but its king and pawns, its only moves are king moves, and a mate on k needs more
+// than the picture mate_squares() looks for. Unless the mate comes at once (the
+// winner to move and the loser's king on k: the legal moves are tried then), the king
+// stepped to k from a square k' next to it, and the winner's mating move followed. k' is a flight square then, and no
+// man of the loser's can plug it (its pawns never move, it has no piece), so the
+// winner must cover it: not with its king, which would have stood next to the loser's
+// king on k' a move before, unless the mating move is a king move to a square next to
+// k' (and so gives check by uncovering a slider's line to k); nor with a pawn if none
+// attacks k'. So k is no mate if, for every such k', no piece of the winner's can ever
+// attack k' (with only pawns in the way, so through k too), and no king move of the
+// winner's that ends next to k' can start on a square in sight of k along a line one
+// of the winner's pieces could use.
+// Castling is the one king move the sketch does not know: positions with castling
+// rights are left out.
+bool mates_in_one(const Position& pos) {
+    for (Move m : legal_moves(pos)) {
+        const Position next = pos.apply(m);
+        if (next.in_check() && !has_legal_move(next)) return true;
+    }
+    return false;
+}
+
+bool tempo_proves_no_mate(const Sketch& root, const Position& pos, Color winner) {
+    const Color loser = ~winner;
+    if (pos.castling_rights() || root.loose[White] || root.loose[Black]) return false;
+    for (int i = 0; i < root.count; ++i) {
+        if (root.units[i].color == loser) return false;
+    }
+    static thread_local std::vector<std::pair<Sketch, Color>> next;
+    next.clear();
+    if (!successors(root, next)) return false;
+    for (auto& [n, mover] : next) {
+        if (normalise(n, mover)) return false;
+    }
+    const Bitboard pawns = root.all_pawns();
+    const Bitboard pawn_cover = pawn_attacks_bb(winner, root.pawns[winner]);
+    Bitboard cover = 0;
+    bool diagonal = false, straight = false;
+    for (int i = 0; i < root.count; ++i) {
+        const Unit& u = root.units[i];
+        cover |= unit_attacks(u.type, u.where, pawns);
+        diagonal |= u.type == Bishop || u.type == Queen;
+        straight |= u.type == Rook || u.type == Queen;
+    }
+    const Square start = lsb(pos.pieces(loser, King));
+    for (Square k : squares(mate_squares(root, winner, true))) {
+        if (pos.side_to_move() == winner && k == start && mates_in_one(pos)) return false;
+        const Bitboard far = root.king[winner] & ~king_neighbourhood(square_bb(k));
+        for (Square before : squares(king_attacks(k) & root.king[loser])) {
+            if (contains(cover | pawn_cover, before)) return false;
+            // A mating king move ends next to k' (to cover it) and starts next to that.
+            const Bitboard from = king_set_attacks(king_attacks(before) & far) & far;
+            if (diagonal && (piece_attacks(Bishop, k, pawns) & from)) return false;
+            if (straight && (piece_attacks(Rook, k, pawns) & from)) return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 void forget_proofs() { ProofCache::shared().forget(); }
@@ -538,6 +636,7 @@ bool sketch_proves_no_mate(const Position& pos, Color winner, int max_sketches, 
     if (root.count > MaxUnits - 4) return false;
     if (!normalise(root, ~pos.side_to_move())) return false;
     const Outcome exact = explore_cached(root, winner, max_sketches, expanded);
+    if (exact == Outcome::MaybeMate) return tempo_proves_no_mate(root, pos, winner);
     if (exact != Outcome::TooMany) return exact == Outcome::NoMate;
     // Too many pawn configurations: try again with the loose pairs' pushes folded
     // into ranges, a coarser abstraction that may still suffice.

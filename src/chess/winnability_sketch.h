@@ -10,7 +10,11 @@
 // pieces are never obstacles, captured pieces are kept, regions only grow. If no
 // reachable sketch admits a mating pattern (a square of the loser's king region that
 // the winner can attack, each flight square covered by the winner or plugged by a
-// distinct piece of the loser), no series of legal moves can mate.
+// distinct piece of the loser), no series of legal moves can mate. A king's capture
+// that always stalemates the other side is no event (the game ends there). Where no
+// event can ever happen and the loser has only its king to move, a mate needs its king
+// to have stepped next to the mating square first, which the winner may be unable to
+// answer (tempo_proves_no_mate() in the .cpp file).
 
 #include <cstdint>
 
