@@ -23,82 +23,13 @@ using winnability_detail::HelpmateSearch;
 using winnability_detail::side_bit;
 using winnability_detail::Sides;
 using winnability_detail::forget_proofs;
+using winnability_detail::lone_minor_cannot_mate;
 using winnability_detail::sketch_proves_no_mate;
 using winnability_detail::TemplateHelpmates;
 
+namespace winnability_detail {
+
 namespace {
-
-// Sketches explored by the static proof at the root.
-constexpr int RootSketches = 300;
-// The coarser proof with loose pairs, tried once the exact one runs out of sketches:
-// at the root only, where one success settles the position (at the nodes it cost
-// more time than it saved).
-constexpr int RootLooseSketches = 1200;
-// The last resort for a side still undecided when the budget is spent: the static
-// proof once more, with more sketches. Here it costs only positions that have taken
-// the whole budget already (a few hundredths of their time), where at the start it
-// would cost every position whose proof runs out (a third more time at the median
-// for 700 sketches). Only exact sketches: the root has tried the loose ones, and
-// trying them again with the larger count cost one vector a fifth of its time for
-// nothing.
-constexpr int LastSketches = 1000;
-// Positions with at most this many men share the playouts' time with composed mates.
-constexpr int TemplateMen = 6;
-// The shares of a side's budget, in 32nds, of the full-width helpmate search and of
-// the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
-// find a long mate, the random games find the most for their nodes and the
-// full-width search the fewest: on the vectors a sixteenth each gave 1,608 exact,
-// 1 and 8 gave 1,615, with the same dead positions proven (measured while the proof
-// cache still outlived a decision: see forget_proofs()). Since the exhaustive search
-// finds more mates (the loser's moves unsteered there), the random games need less:
-// with 2, 4, 6 and 8 the vectors gave 1,651, 1,654, 1,655 and 1,649 exact (770, 770,
-// 770 and 767 dead), and the slowest positions took the same time.
-constexpr uint64_t HelpmateShare = 1, RandomShare = 6;
-
-constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
-
-// Guided random games: the winner picks moves by the helpmate ordering plus noise,
-// the loser by noise alone (steering it too found 1,655 exact on the vectors, this
-// 1,657), and the winner takes any mate in one it is offered. Finds the long helpmates of
-// sparse positions (a king walk, a promotion to a blocking piece) that the
-// full-width search cannot reach. Deterministic: the noise is seeded by the position.
-bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
-    constexpr int MaxPlies = 160;
-    uint64_t state = root.key() | 1;
-    const auto next_random = [&state] {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    };
-    uint64_t nodes = 0;
-    while (nodes < budget) {
-        Position pos = root;
-        for (int ply = 0; ply < MaxPlies && nodes < budget; ++ply) {
-            const MoveList moves = legal_moves(pos);
-            nodes += 1 + (pos.side_to_move() == winner ? moves.size() : 0);
-            if (moves.size() == 0) break;
-            if (pos.side_to_move() == winner) {
-                const Position::CheckSquares checks = pos.check_squares();
-                for (Move m : moves) {
-                    if (mates(pos, m, checks)) return true;
-                }
-            }
-            Move best = moves[0];
-            int best_score = INT32_MIN;
-            for (Move m : moves) {
-                const int steer = pos.side_to_move() == winner ? helpmate_order(pos, m, winner) : 0;
-                const int score = steer + int(next_random() % 64);
-                if (score > best_score) {
-                    best_score = score;
-                    best = m;
-                }
-            }
-            pos = pos.apply(best);
-        }
-    }
-    return false;
-}
 
 // The kinds of man that may plug a flight square in lone_minor_cannot_mate(): a pawn,
 // a knight, a bishop on light or on dark squares, a rook, a queen (one bit each).
@@ -158,6 +89,8 @@ bool can_assign(Bitboard open, const StaticVector<uint8_t, 16>& men, const std::
     }
     return true;
 }
+
+} // namespace
 
 // Part of step 3, for a winner left with its king and one knight or bishop and no
 // pawn (so for ever, as it has nothing to promote): such a piece mates only where the
@@ -241,6 +174,82 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
         }
     }
     return true;
+}
+
+} // namespace winnability_detail
+
+namespace {
+
+// Sketches explored by the static proof at the root.
+constexpr int RootSketches = 300;
+// The coarser proof with loose pairs, tried once the exact one runs out of sketches:
+// at the root only, where one success settles the position (at the nodes it cost
+// more time than it saved).
+constexpr int RootLooseSketches = 1200;
+// The last resort for a side still undecided when the budget is spent: the static
+// proof once more, with more sketches. Here it costs only positions that have taken
+// the whole budget already (a few hundredths of their time), where at the start it
+// would cost every position whose proof runs out (a third more time at the median
+// for 700 sketches). Only exact sketches: the root has tried the loose ones, and
+// trying them again with the larger count cost one vector a fifth of its time for
+// nothing.
+constexpr int LastSketches = 1000;
+// Positions with at most this many men share the playouts' time with composed mates.
+constexpr int TemplateMen = 6;
+// The shares of a side's budget, in 32nds, of the full-width helpmate search and of
+// the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
+// find a long mate, the random games find the most for their nodes and the
+// full-width search the fewest: on the vectors a sixteenth each gave 1,608 exact,
+// 1 and 8 gave 1,615, with the same dead positions proven (measured while the proof
+// cache still outlived a decision: see forget_proofs()). Since the exhaustive search
+// finds more mates (the loser's moves unsteered there), the random games need less:
+// with 2, 4, 6 and 8 the vectors gave 1,651, 1,654, 1,655 and 1,649 exact (770, 770,
+// 770 and 767 dead), and the slowest positions took the same time.
+constexpr uint64_t HelpmateShare = 1, RandomShare = 6;
+
+constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
+
+// Guided random games: the winner picks moves by the helpmate ordering plus noise,
+// the loser by noise alone (steering it too found 1,655 exact on the vectors, this
+// 1,657), and the winner takes any mate in one it is offered. Finds the long helpmates of
+// sparse positions (a king walk, a promotion to a blocking piece) that the
+// full-width search cannot reach. Deterministic: the noise is seeded by the position.
+bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
+    constexpr int MaxPlies = 160;
+    uint64_t state = root.key() | 1;
+    const auto next_random = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    uint64_t nodes = 0;
+    while (nodes < budget) {
+        Position pos = root;
+        for (int ply = 0; ply < MaxPlies && nodes < budget; ++ply) {
+            const MoveList moves = legal_moves(pos);
+            nodes += 1 + (pos.side_to_move() == winner ? moves.size() : 0);
+            if (moves.size() == 0) break;
+            if (pos.side_to_move() == winner) {
+                const Position::CheckSquares checks = pos.check_squares();
+                for (Move m : moves) {
+                    if (mates(pos, m, checks)) return true;
+                }
+            }
+            Move best = moves[0];
+            int best_score = INT32_MIN;
+            for (Move m : moves) {
+                const int steer = pos.side_to_move() == winner ? helpmate_order(pos, m, winner) : 0;
+                const int score = steer + int(next_random() % 64);
+                if (score > best_score) {
+                    best_score = score;
+                    best = m;
+                }
+            }
+            pos = pos.apply(best);
+        }
+    }
+    return false;
 }
 
 // Steps 1 to 4 of the decision for one side: Yes, No, or Unknown when it takes the

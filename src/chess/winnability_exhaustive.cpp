@@ -23,6 +23,9 @@ constexpr int NodeSketches = 12;
 // cache hits let the proofs take most of the time of the slowest searches.
 constexpr uint64_t ProofCost = 3;
 constexpr uint64_t SketchCost = 10;
+// What the lone minor piece's proof costs, in nodes (it walks every mating picture
+// of the piece); tried only where a side is left with nothing but minor pieces.
+constexpr uint64_t MinorProofCost = 200;
 
 } // namespace
 
@@ -216,8 +219,30 @@ void ExhaustiveSearch::run(uint64_t budget) {
         const bool same_sketch = !parent.in_check() && !parent.is_capture(m) &&
                                  type_of(parent.piece_on(m.from())) != Pawn && next.ep_square() == NoSquare;
         if (!same_sketch) {
+            const bool promotion = m.kind() == Move::Promotion;
             for (Color c : {White, Black}) {
                 if (!(sides & side_bit(c))) continue;
+                // A side's promotion to a knight or bishop may leave it a lone minor
+                // piece, whose mating pictures the loser's answers to the check rule
+                // out where the sketch (which counts plugs only) finds one: step 3's
+                // proof, sound at any position as at the root, so no mate of c's lies
+                // below the child. Only where the proof has pictures to walk (a knight,
+                // or bishops on one colour, and nothing else: elsewhere it gives up at
+                // once), and only after c's own promotion: tried after every capture
+                // that leaves a lone minor, it found nothing more on the vectors and
+                // cost one of them its mate (a capture of a knight's of two, answered
+                // by a proof that fails, again and again).
+                const Bitboard men = next.pieces(c) & ~next.pieces(c, King);
+                const Bitboard bishops = next.pieces(c, Bishop);
+                const bool lone = men && (more_than_one(men) ? men == bishops && (!(men & LightSquares) || !(men & DarkSquares))
+                                                             : men == (bishops | next.pieces(c, Knight)));
+                if (promotion && c == mover && lone) {
+                    nodes += MinorProofCost;
+                    if (lone_minor_cannot_mate(next, c)) {
+                        sides &= Sides(~side_bit(c));
+                        continue;
+                    }
+                }
                 uint64_t work = 0;
                 if (sketch_proves_no_mate(next, c, NodeSketches, 0, &work)) sides &= Sides(~side_bit(c));
                 nodes += ProofCost + SketchCost * work;
