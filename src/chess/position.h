@@ -55,8 +55,9 @@ public:
     // apply() without the check information, for the winnability decider, which
     // looks at most children only for their men and key and learns of a check from
     // gives_check() on the parent: checkers() and pinned() read as empty (and
-    // in_check() as false) until add_check_info() computes them. Everything else,
-    // the key and the en passant square included, is as apply() leaves it.
+    // in_check() as false) until add_check_info() computes them; legal move
+    // generation needs them. Everything else, the key and the en passant square
+    // included, is as apply() leaves it.
     Position apply_board(Move move) const;
     void add_check_info() { update_check_info(); }
     // Whether the legal move `move` gives check: the same answer as

@@ -597,7 +597,10 @@ Outcome explore_cached(const Sketch& root, Color winner, int max_sketches, uint6
 // of the winner's pieces could use.
 // Castling is the one king move the sketch does not know: positions with castling
 // rights are left out.
-bool mates_in_one(const Position& pos) {
+// `pos` may be a child the exhaustive search made with apply_board(), whose pins are
+// not computed: move generation needs them, so they are computed here first.
+bool mates_in_one(Position pos) {
+    pos.add_check_info();
     for (Move m : legal_moves(pos)) {
         const Position next = pos.apply(m);
         if (next.in_check() && !has_legal_move(next)) return true;
