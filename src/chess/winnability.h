@@ -38,12 +38,9 @@ enum class Winnable { Yes, No, Unknown };
 // Node budget of the helpmate and exhaustive searches for one side (a node is one
 // move made, and the static proofs of the exhaustive search count their work too);
 // the default keeps winnability() for both sides within 50 ms on every CHA vector
-// (about 42 ms the slowest on an idle 2-core test machine). Nodes got cheaper (children
-// made without check information, one sort to order moves): 260,000 now take three
-// quarters of the median's and nine tenths of the slowest's time they took, and the
-// budget rose from 260,000 until the slowest took nine tenths of its old time (per-thread
-// CPU time, best of three, old and new builds on the same machine). Budgets of 280,000,
-// 320,000 and 360,000 gave 1,660, 1,662 and 1,666 exact: more nodes alone win little.
+// (34-36 ms the slowest, 0.9 ms the median, on an idle 2-core test machine). More
+// nodes win little now: 280,000, 320,000 and 360,000 gave 1,660, 1,662 and 1,666
+// exact answers where 270,000 gave 1,660 (before the later static rules).
 constexpr uint64_t DefaultWinnabilityBudget = 270000;
 
 // Whether `winner` can still deliver checkmate. A position that is already mate

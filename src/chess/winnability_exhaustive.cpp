@@ -4,6 +4,7 @@
 #include <array>
 
 #include "chess/movegen.h"
+#include "chess/winnability_minor.h"
 #include "chess/winnability_search.h"
 #include "chess/winnability_sketch.h"
 
@@ -232,11 +233,7 @@ void ExhaustiveSearch::run(uint64_t budget) {
                 // that leaves a lone minor, it found nothing more on the vectors and
                 // cost one of them its mate (a capture of a knight's of two, answered
                 // by a proof that fails, again and again).
-                const Bitboard men = next.pieces(c) & ~next.pieces(c, King);
-                const Bitboard bishops = next.pieces(c, Bishop);
-                const bool lone = men && (more_than_one(men) ? men == bishops && (!(men & LightSquares) || !(men & DarkSquares))
-                                                             : men == (bishops | next.pieces(c, Knight)));
-                if (promotion && c == mover && lone) {
+                if (promotion && c == mover && has_lone_minors(next, c)) {
                     nodes += MinorProofCost;
                     if (lone_minor_cannot_mate(next, c)) {
                         sides &= Sides(~side_bit(c));

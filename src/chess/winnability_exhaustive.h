@@ -24,12 +24,6 @@ namespace arbiter::winnability_detail {
 
 class PositionSet;
 
-// Whether `winner`, left with its king and one knight or bishop (or bishops on one
-// colour) and no pawn, can be shown never to mate: no mating picture of such a piece
-// survives the loser's answers to the check (defined in winnability.cpp, step 3).
-// False claims nothing.
-bool lone_minor_cannot_mate(const Position& pos, Color winner);
-
 // A set of sides, bit c for Color c.
 using Sides = uint8_t;
 constexpr Sides side_bit(Color c) { return Sides(1u << c); }

@@ -20,7 +20,8 @@ namespace arbiter::winnability_detail {
 // for the root's pieces until some enemy man could ever reach one of its squares (a
 // unit's attacks, the king's neighbourhood but where the piece's own pawns guard, a
 // pawn's attacks); from then on false in every later sketch, as the piece may have
-// been taken. Promoted pieces are never safe. A safe piece may be counted on to guard (winnability_sketch.cpp).
+// been taken. Promoted pieces are never safe. A safe piece may be counted on to
+// guard (winnability_sketch.cpp).
 struct Unit {
     Bitboard where;
     PieceType type;
