@@ -43,6 +43,9 @@ constexpr int RootLooseSketches = 1200;
 constexpr int LastSketches = 1000;
 // Positions with at most this many men share the playouts' time with composed mates.
 constexpr int TemplateMen = 6;
+// The exhaustive search of both sides starts afresh for the side left open once the
+// other is decided, when at least this many positions wait (see settle()).
+constexpr size_t RestartPending = 256;
 // The shares of a side's budget, in 32nds, of the full-width helpmate search and of
 // the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
 // find a long mate, the random games find the most for their nodes and the
@@ -51,8 +54,12 @@ constexpr int TemplateMen = 6;
 // cache still outlived a decision: see forget_proofs()). Since the exhaustive search
 // finds more mates (the loser's moves unsteered there), the random games need less:
 // with 2, 4, 6 and 8 the vectors gave 1,651, 1,654, 1,655 and 1,649 exact (770, 770,
-// 770 and 767 dead), and the slowest positions took the same time.
-constexpr uint64_t HelpmateShare = 1, RandomShare = 6;
+// 770 and 767 dead), and the slowest positions took the same time. Once the
+// exhaustive search starts afresh for the side left open (settle()), it finds the
+// deep pawn mates the random games miss: with 0, 1, 2, 3, 4 and 6 the vectors gave
+// 1,712, 1,713, 1,712, 1,712, 1,711 and 1,710 exact (794 dead each), and a
+// smaller share is faster too (a quarter less time in all for 1 than for 6).
+constexpr uint64_t HelpmateShare = 1, RandomShare = 1;
 
 constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
 
@@ -124,6 +131,19 @@ Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
 // continuations the static proof does not settle, so that a dead position gets as
 // much of the budget as a won one, and both sides of a dead position share the
 // search's time.
+//
+// Once one side is decided, the search of both sides may start afresh for the other.
+// Depth first, with the side to move's own moves ordered first, the search of both
+// has gone deep into the lines of the side just decided; the other side's mate, if
+// it has one, lies in siblings left far down its stack, where a new search ordered
+// for that side alone reaches it within a few thousand nodes (the deep pawn mates of
+// blocked positions: a king walk to eat the pawn in front of one's own). A new search
+// throws away the old one's work towards a No, so it starts only where hundreds of
+// positions wait: a search with a few dozen waiting is narrow or near its end, and
+// on the vectors those are the ones that went on to prove the other side's No (at
+// most 52 waiting), where the searches that found a mate afresh had 265 and more.
+// From 100 up to 1,000 the vectors gave the same 1,713 exact, 1,702 restarting
+// always (ten proofs and mates of the old searches lost).
 void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t budget) {
     if (!open) return;
     std::optional<GuidedHelpmates> guided[2];
@@ -134,7 +154,9 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
             templates[c].emplace(pos, c);
         }
     }
-    ExhaustiveSearch exhaustive(pos, open);
+    std::optional<ExhaustiveSearch> exhaustive;
+    exhaustive.emplace(pos, open);
+    Sides searched = open;
     const uint64_t slice = budget / 32;
     // Composed mates pay off where few men stand (the minor-piece mates); elsewhere
     // the guided playouts find more.
@@ -151,18 +173,23 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
                 if (guided[c]->run(slice - composed) || (composed && templates[c]->run(composed))) {
                     result[c] = Winnable::Yes;
                     open &= Sides(~side_bit(c));
-                    exhaustive.close(c);
+                    exhaustive->close(c);
                 }
             }
         }
+        if (open && open != searched && exhaustive->pending() >= RestartPending) {
+            exhaustive.emplace(pos, open);
+            searched = open;
+            hopeless = false;
+        }
         if (hopeless || !open) continue;
-        exhaustive.run(slice * sides());
+        exhaustive->run(slice * sides());
         for (Color c : {White, Black}) {
-            if (exhaustive.result(c) == Winnable::Unknown) continue;
-            result[c] = exhaustive.result(c);
+            if (!(open & side_bit(c)) || exhaustive->result(c) == Winnable::Unknown) continue;
+            result[c] = exhaustive->result(c);
             open &= Sides(~side_bit(c));
         }
-        if (exhaustive.pending() * 4 > (budget - spent) * sides()) hopeless = true;
+        if (exhaustive->pending() * 4 > (budget - spent) * sides()) hopeless = true;
     }
 }
 
