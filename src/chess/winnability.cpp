@@ -158,9 +158,19 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
     exhaustive.emplace(pos, open);
     Sides searched = open;
     const uint64_t slice = budget / 32;
+    // Where the pawns make the play (two or more for each piece besides the kings),
+    // the exhaustive search finds more of the mates and proofs than the playouts,
+    // whose potential sees a pawn only as a runner: there the playouts' turn is half
+    // a slice and the search gets the rest. On the vectors this gave 1,724 exact and
+    // 796 dead where equal turns gave 1,713 and 794 (a quarter slice: 1,723 and 797;
+    // half a slice everywhere: 1,723, the slowest position 56 ms, its search dearer
+    // per node than the playouts). Once the search cannot finish, the playouts take
+    // two such turns, not two full slices: those found nothing more, for 7% more time.
+    const int pieces = popcount(pos.occupied() & ~pos.pieces(Pawn) & ~pos.pieces(King));
+    const uint64_t playout = 2 * pieces <= popcount(pos.pieces(Pawn)) ? slice / 2 : slice;
     // Composed mates pay off where few men stand (the minor-piece mates); elsewhere
     // the guided playouts find more.
-    const uint64_t composed = popcount(pos.occupied()) <= TemplateMen ? slice * 3 / 4 : 0;
+    const uint64_t composed = popcount(pos.occupied()) <= TemplateMen ? playout * 3 / 4 : 0;
     const auto sides = [&open] { return uint64_t(popcount(Bitboard(open))); };
     // Once the exhaustive search has more positions waiting than a quarter of the
     // budget left (a position costs a node per move to expand), it cannot finish:
@@ -170,7 +180,7 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
          spent += 2 * slice) {
         for (Color c : {White, Black}) {
             for (int turn = hopeless ? 2 : 1; turn > 0 && (open & side_bit(c)); --turn) {
-                if (guided[c]->run(slice - composed) || (composed && templates[c]->run(composed))) {
+                if (guided[c]->run(playout - composed) || (composed && templates[c]->run(composed))) {
                     result[c] = Winnable::Yes;
                     open &= Sides(~side_bit(c));
                     exhaustive->close(c);
@@ -183,7 +193,7 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, uint64_t bud
             hopeless = false;
         }
         if (hopeless || !open) continue;
-        exhaustive->run(slice * sides());
+        exhaustive->run((2 * slice - playout) * sides());
         for (Color c : {White, Black}) {
             if (!(open & side_bit(c)) || exhaustive->result(c) == Winnable::Unknown) continue;
             result[c] = exhaustive->result(c);
