@@ -41,8 +41,10 @@ constexpr int RootLooseSketches = 1200;
 // trying them again with the larger count cost one vector a fifth of its time for
 // nothing.
 constexpr int LastSketches = 1000;
-// Positions with at most this many men share the playouts' time with composed mates.
-constexpr int TemplateMen = 6;
+// Positions with at most this many men share the playouts' time with composed mates
+// (7 since the composed mates move the loser's spoiling men out of the way: 8 and 10
+// found no more on the vectors).
+constexpr int TemplateMen = 7;
 // The exhaustive search of both sides starts afresh for the side left open once the
 // other is decided, when at least this many positions wait (see settle()).
 constexpr size_t RestartPending = 256;
