@@ -59,9 +59,11 @@ constexpr size_t RestartPending = 256;
 // 770 and 767 dead), and the slowest positions took the same time. Once the
 // exhaustive search starts afresh for the side left open (settle()), it finds the
 // deep pawn mates the random games miss: with 0, 1, 2, 3, 4 and 6 the vectors gave
-// 1,712, 1,713, 1,712, 1,712, 1,711 and 1,710 exact (794 dead each), and a
-// smaller share is faster too (a quarter less time in all for 1 than for 6).
-constexpr uint64_t HelpmateShare = 1, RandomShare = 1;
+// 1,712, 1,713, 1,712, 1,712, 1,711 and 1,710 exact (794 dead each), and with
+// step 5's later shares 1, 3 and 6 gave 1,726, 1,726 and 1,719. Not 1: where the
+// exhaustive search cannot finish, its nodes cost up to five times a random game's
+// (its static proofs), and the slowest position took a tenth longer than with 3.
+constexpr uint64_t HelpmateShare = 1, RandomShare = 3;
 
 constexpr uint64_t quick_budget(uint64_t budget, uint64_t share) { return budget * share / 32; }
 
