@@ -50,7 +50,7 @@ constexpr int TemplateMen = 7;
 constexpr size_t RestartPending = 256;
 // The share, in 32nds, of a decided side's remaining budget left to the other side
 // (see settle()).
-constexpr uint64_t LeftShare = 8;
+constexpr uint64_t LeftShare = 16;
 // The shares of a side's budget, in 32nds, of the full-width helpmate search and of
 // the random helpmate games (step 4); the rest goes to step 5. Of the three ways to
 // find a long mate, the random games find the most for their nodes and the
@@ -152,12 +152,14 @@ Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
 // From 100 up to 1,000 the vectors gave the same 1,713 exact, 1,702 restarting
 // always (ten proofs and mates of the old searches lost).
 //
-// Of the sides in `asked`, one decided before its budget is spent leaves a quarter of
-// what remains of it to the side still open (once): the position's time stays
-// within that of one whose sides both stay open. On the vectors a quarter gave
-// 1,729 exact, a half 1,737 and all of it 1,739, but a half made a position the
-// static proof settles at the end twice as slow and the slowest ones 43 ms, all of
-// it 60 ms (the exhaustive search's nodes dearer there than the playouts').
+// Of the sides in `asked`, one decided before its budget is spent leaves half of
+// what remains of it to the side still open (once), except where the pawns make the
+// play: the position's time stays within that of one whose sides both stay open.
+// On the vectors a quarter everywhere gave 1,729 exact, a half 1,737 and all of it
+// 1,739, but a half made the slowest positions take 43 ms and all of it 60 ms,
+// those where the pawns make the play (the exhaustive search's nodes are dearer
+// there than the playouts'). A half elsewhere and nothing there gave 1,734, the
+// slowest positions as fast as before.
 void settle(const Position& pos, Winnable (&result)[2], Sides open, Sides asked, uint64_t budget) {
     if (!open) return;
     std::optional<GuidedHelpmates> guided[2];
@@ -181,7 +183,8 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, Sides asked,
     // per node than the playouts). Once the search cannot finish, the playouts take
     // two such turns, not two full slices: those found nothing more, for 7% more time.
     const int pieces = popcount(pos.occupied() & ~pos.pieces(Pawn) & ~pos.pieces(King));
-    const uint64_t playout = 2 * pieces <= popcount(pos.pieces(Pawn)) ? slice / 2 : slice;
+    const bool pawn_play = 2 * pieces <= popcount(pos.pieces(Pawn));
+    const uint64_t playout = pawn_play ? slice / 2 : slice;
     // Composed mates pay off where few men stand (the minor-piece mates); elsewhere
     // the guided playouts find more.
     const uint64_t composed = popcount(pos.occupied()) <= TemplateMen ? playout * 3 / 4 : 0;
@@ -194,7 +197,7 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, Sides asked,
     bool left = false;
     for (uint64_t spent = quick_budget(budget, HelpmateShare) + quick_budget(budget, RandomShare); spent < end && open;
          spent += 2 * slice) {
-        if (!left && (asked & ~open)) {
+        if (!left && !pawn_play && (asked & ~open)) {
             end += quick_budget(budget - spent, LeftShare);
             left = true;
         }
