@@ -1,5 +1,6 @@
 #include "chess/winnability_template.h"
 
+#include <optional>
 #include <string>
 
 #include "chess/movegen.h"
@@ -17,6 +18,8 @@ constexpr int Never = 16;
 constexpr int NearPotential = 1;
 constexpr int NearPlies = 4;
 constexpr uint64_t NearBudget = 800;
+// Times the loser's men that spoil a composed mate are moved elsewhere.
+constexpr int RepairRounds = 3;
 
 // 1 for the light squares (b1, a2, ...), 0 for the dark ones.
 int colour_of(Square s) { return (int(file_of(s)) + int(rank_of(s))) & 1; }
@@ -194,11 +197,11 @@ bool TemplateHelpmates::compose(Goals& goals) {
             if (!placed) break;
         }
         if (!placed) continue;
-        const FenResult parsed = Position::from_fen(fen_of(board, loser), false, FenCheck::Playable);
-        if (!parsed.position || !parsed.position->in_check() || has_legal_move(*parsed.position)) continue;
+        const std::optional<Position> parsed = repair(board, used, t);
+        if (!parsed) continue;
         // Each man goes to the nearest free square of its kind in the template.
         goals.square.fill(NoSquare);
-        Bitboard free = parsed.position->occupied() & ~pawns;
+        Bitboard free = parsed->occupied() & ~pawns;
         for (Color c : {White, Black}) {
             goals.promoted[c] = NoSquare;
             goals.promote_to[c] = promote_to[c];
@@ -206,13 +209,13 @@ bool TemplateHelpmates::compose(Goals& goals) {
             const Square from = promoting[c];
             goals.square[from] = Square(c == White ? 56 + file_of(from) : file_of(from));
             // The promoted piece's square: any of its kind and colour will do.
-            goals.promoted[c] = lsb(free & parsed.position->pieces(c, promote_to[c]));
+            goals.promoted[c] = lsb(free & parsed->pieces(c, promote_to[c]));
             free &= ~square_bb(goals.promoted[c]);
         }
         for (Square from : squares(root_.occupied() & ~root_.pieces(Pawn))) {
             const Piece p = root_.piece_on(from);
             Square best = NoSquare;
-            for (Square q : squares(free & parsed.position->pieces(color_of(p), type_of(p)))) {
+            for (Square q : squares(free & parsed->pieces(color_of(p), type_of(p)))) {
                 if (best == NoSquare || moves_to(type_of(p), from, q) < moves_to(type_of(p), from, best)) best = q;
             }
             goals.square[from] = best;
@@ -221,6 +224,54 @@ bool TemplateHelpmates::compose(Goals& goals) {
         return true;
     }
     return false;
+}
+
+// The composed position as a mate, or nothing. A loser's man that answers the check
+// (takes the checker or blocks it) or checks the winner's king itself spoils a
+// picture that is otherwise mate: such men go to random free squares, a few times
+// over. Queens spoil most pictures of a lone knight or bishop, covering every square
+// next to them, where the mate needs them out of the way (KN v KQQ: Kh8, Ph7, Kf8,
+// Nf7#, the queens elsewhere); placed near the king three times in four, they rarely
+// are. A pawn that spoils, or a flight of the king, ends the picture.
+std::optional<Position> TemplateHelpmates::repair(std::array<Piece, 64>& board, Bitboard used, Square t) {
+    const Color loser = ~winner_;
+    Square winner_king = NoSquare;
+    for (int q = 0; q < 64; ++q) {
+        if (board[q] == make_piece(winner_, King)) winner_king = Square(q);
+    }
+    for (int round = 0;; ++round) {
+        Bitboard spoilers = 0;
+        for (int q = 0; q < 64; ++q) {
+            const Piece p = board[q];
+            if (p == NoPiece || color_of(p) != loser || type_of(p) == King) continue;
+            const Bitboard attacks =
+                type_of(p) == Pawn ? pawn_attacks(loser, Square(q)) : piece_attacks(type_of(p), Square(q), used);
+            if (contains(attacks, winner_king)) spoilers |= square_bb(Square(q));
+        }
+        if (!spoilers) {
+            nodes_ += 8;
+            const FenResult parsed = Position::from_fen(fen_of(board, loser), false, FenCheck::Playable);
+            if (!parsed.position || !parsed.position->in_check()) return std::nullopt;
+            for (Move m : legal_moves(*parsed.position)) {
+                if (m.from() == t) return std::nullopt;
+                spoilers |= square_bb(m.from());
+            }
+            if (!spoilers) return parsed.position;
+        }
+        if (round == RepairRounds) return std::nullopt;
+        for (Square q : squares(spoilers)) {
+            if (type_of(board[q]) == Pawn) return std::nullopt;
+            Bitboard free = ~used & ~king_attacks(t) & ~square_bb(t);
+            if (type_of(board[q]) == Bishop) free &= colour_of(q) ? LightSquares : ~LightSquares;
+            if (!free) return std::nullopt;
+            Bitboard b = free;
+            for (int skip = random_below(popcount(b)); skip > 0; --skip) b &= b - 1;
+            const Square to = lsb(b);
+            board[to] = board[q];
+            board[q] = NoPiece;
+            used = (used & ~square_bb(q)) | square_bb(to);
+        }
+    }
 }
 
 // Both sides walk their men to their goals, greedily with noise; the winner takes a

@@ -8,13 +8,15 @@
 // (KB v KN: Ka8, Na7, Kc7, Bb7#). Here a playout first composes such a position: the
 // loser's king on an edge square it can reach, the winner's king two steps away, a
 // checker, the loser's pieces on flight squares, the pawns where they stand, checked
-// to be mate by the rules core. Then both sides walk every piece to its square in
+// to be mate by the rules core (the loser's men that could answer the check moved
+// elsewhere, a few times over). Then both sides walk every piece to its square in
 // that position, and a small full-width search plays the last moves.
 //
 // True only when a mating line was played on the board; false claims nothing.
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "chess/position.h"
 
@@ -38,6 +40,7 @@ private:
     };
 
     bool compose(Goals& goals);
+    std::optional<Position> repair(std::array<Piece, 64>& board, Bitboard used, Square t);
     bool play(Goals goals);
     int random_below(int n);
 
