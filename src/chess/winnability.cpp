@@ -9,6 +9,7 @@
 #include "chess/winnability_minor.h"
 #include "chess/winnability_search.h"
 #include "chess/winnability_sketch.h"
+#include "chess/winnability_tempo.h"
 #include "chess/winnability_template.h"
 
 namespace arbiter {
@@ -22,6 +23,7 @@ using winnability_detail::side_bit;
 using winnability_detail::Sides;
 using winnability_detail::forget_proofs;
 using winnability_detail::lone_minor_cannot_mate;
+using winnability_detail::pawn_race_cannot_mate;
 using winnability_detail::sketch_proves_no_mate;
 using winnability_detail::TemplateHelpmates;
 
@@ -108,9 +110,11 @@ Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
     if (pos.pieces(winner) == pos.pieces(winner, King)) return Winnable::No;
     // Step 3: a static proof, cheap enough to try first: the mating pictures of a lone
     // minor piece (the sketch below counts its plugs but not their answers to the
-    // check), then the sketch of the pawn structure.
+    // check), then the sketch of the pawn structure, then the race of a winner left
+    // with nothing but pawn moves (the sketch counts no tempo).
     if (lone_minor_cannot_mate(pos, winner)) return Winnable::No;
     if (sketch_proves_no_mate(pos, winner, RootSketches, RootLooseSketches)) return Winnable::No;
+    if (pawn_race_cannot_mate(pos, winner)) return Winnable::No;
     // Step 4: look for a short mate with a full-width search, then for a long one
     // along guided random games.
     HelpmateSearch helpmate(winner, quick_budget(budget, HelpmateShare));
