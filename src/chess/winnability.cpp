@@ -102,8 +102,8 @@ bool random_helpmates(const Position& root, Color winner, uint64_t budget) {
 }
 
 // Steps 1 to 4 of the decision for one side: Yes, No, or Unknown when it takes the
-// exhaustive search (settle()).
-Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
+// exhaustive search (settle()). `raced` is set where the pawn race answered.
+Winnable quick_answer(const Position& pos, Color winner, uint64_t budget, bool& raced) {
     // Step 1: the game is over.
     if (!has_legal_move(pos)) return pos.in_check() && pos.side_to_move() != winner ? Winnable::Yes : Winnable::No;
     // Step 2: a king never gives check, so a bare king can never mate.
@@ -114,7 +114,10 @@ Winnable quick_answer(const Position& pos, Color winner, uint64_t budget) {
     // with nothing but pawn moves (the sketch counts no tempo).
     if (lone_minor_cannot_mate(pos, winner)) return Winnable::No;
     if (sketch_proves_no_mate(pos, winner, RootSketches, RootLooseSketches)) return Winnable::No;
-    if (pawn_race_cannot_mate(pos, winner)) return Winnable::No;
+    if (pawn_race_cannot_mate(pos, winner)) {
+        raced = true;
+        return Winnable::No;
+    }
     // Step 4: look for a short mate with a full-width search, then for a long one
     // along guided random games.
     HelpmateSearch helpmate(winner, quick_budget(budget, HelpmateShare));
@@ -187,7 +190,8 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     forget_proofs();
     // The other side is not asked about: settle() leaves it out.
     Winnable result[2] = {Winnable::Unknown, Winnable::Unknown};
-    result[winner] = quick_answer(pos, winner, budget);
+    bool raced = false;
+    result[winner] = quick_answer(pos, winner, budget, raced);
     settle(pos, result, result[winner] == Winnable::Unknown ? side_bit(winner) : 0, budget);
     last_resort(pos, result, side_bit(winner));
     return result[winner];
@@ -195,12 +199,18 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
 
 Winnability winnability(const Position& pos, uint64_t budget) {
     forget_proofs();
-    Winnable result[2] = {quick_answer(pos, White, budget), quick_answer(pos, Black, budget)};
+    bool raced[2] = {false, false};
+    Winnable result[2] = {quick_answer(pos, White, budget, raced[White]), quick_answer(pos, Black, budget, raced[Black])};
     Sides open = 0;
     for (Color c : {White, Black}) {
         if (result[c] == Winnable::Unknown) open |= side_bit(c);
     }
-    settle(pos, result, open, budget);
+    // A side the pawn race settles leaves its share of the budget to the other side.
+    // The race fits where one side has only pawn moves and the other a free king,
+    // whose mate is then a long one (its king eats pawns, a pawn promotes) that the
+    // exhaustive search used to find while it served both sides: with one side's
+    // budget the vectors gave 1,699 exact and 791 dead, against 1,715 and 796.
+    settle(pos, result, open, raced[White] || raced[Black] ? 2 * budget : budget);
     last_resort(pos, result, side_bit(White) | side_bit(Black));
     return {result[White], result[Black]};
 }

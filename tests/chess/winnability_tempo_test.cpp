@@ -44,6 +44,10 @@ TEST_CASE("a king shut in on b8 runs out of pawn moves before it can mate", "[wi
         // White's king is free: the race is not for White.
         CHECK_FALSE(pawn_race_cannot_mate(pos, White));
     }
+    // White, freed of the other side's search, still finds its long mate.
+    const Winnability both = winnability(test::parse_fen("1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 w - - 0 1"));
+    CHECK(both.white == Winnable::Yes);
+    CHECK(both.black == Winnable::No);
 }
 
 TEST_CASE("the race leaves alone the shut-in kings that can still mate", "[winnability]") {
