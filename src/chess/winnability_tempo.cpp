@@ -27,15 +27,15 @@ namespace arbiter::winnability_detail {
 //    every position with the king on a square of its set and the piece on one of its
 //    own. The children of the winner's nodes are its pawn moves; those of the loser's
 //    its pawn moves, its king's steps (from every square of the set at once, to the
-//    squares not attacked, or onto an unguarded pawn of the winner's) and its piece's
-//    moves. A pawn move takes the squares it passes or lands on out of the king's set,
-//    and after the loser's move the squares then attacked go too (its king cannot
-//    stand in check), so the children stand for every position a legal move leads to,
-//    and more (a push is allowed where the loser's piece would block it, the winner's
-//    pushes where its king is in check). Nodes with the same pawns, side to move and
-//    piece type are merged, their sets joined: every child, and every mate the test
-//    below finds, only grows with the sets, so the merged nodes still stand for every
-//    position a game can reach.
+//    squares not attacked, those of the set included, or onto an unguarded pawn of
+//    the winner's) and its piece's moves. A pawn move takes the squares it passes or
+//    lands on out of the king's set, and after the loser's move the squares then
+//    attacked go too (its king cannot stand in check), so the children stand for
+//    every position a legal move leads to, and more (a push is allowed where the
+//    loser's piece would block it, the winner's pushes where its king is in check).
+//    Nodes with the same pawns, side to move and piece type are merged, their sets
+//    joined: every child, and every mate the test below finds, only grows with the
+//    sets, so the merged nodes still stand for every position a game can reach.
 //    After each move of the winner's, a square of the king's set the winner attacks
 //    where the king has no flight (every square next to it holds a man of the
 //    loser's, is attacked, or is the winner's king), or one flight the loser's piece
@@ -51,18 +51,19 @@ namespace arbiter::winnability_detail {
 //    move) is mate of the winner: the game ends there, and the piece's square is
 //    dropped from the set. A node with no move for the winner is a game over too.
 //    Searching every node without giving up proves that the winner can never mate:
-//    pawn moves are finite, so the search ends, and every position a game can reach
-//    is stood for by some node.
+//    every position a game can reach is stood for by some node. (The search ends:
+//    there are finitely many nodes, and a node is searched again only when a set of
+//    it grew.)
 
 namespace {
 
 // Nodes and expansions of the race: the positions that qualify have few pawn moves,
 // and on the reference vectors a race takes at most about 10,000 nodes and 50,000
 // expansions; the limits keep the cost bounded elsewhere.
-constexpr size_t MaxNodes = 40000;
-constexpr size_t MaxExpansions = 150000;
+constexpr size_t MaxNodes = 20000;
+constexpr size_t MaxExpansions = 80000;
 // Slots of the table of nodes: a power of two, never more than half full.
-constexpr size_t Slots = 131072;
+constexpr size_t Slots = 65536;
 static_assert(Slots >= 2 * MaxNodes && (Slots & (Slots - 1)) == 0);
 
 // The largest frozen set of step 1.
@@ -247,7 +248,7 @@ private:
 
     bool loser_moves(const Node& node) {
         const Bitboard attacks = winner_attacks(node.pawns);
-        const Bitboard steps = king_set_attacks(node.king) & ~attacks;
+        const Bitboard steps = king_steps(node.king) & ~attacks;
         // The king could take a frozen man or a piece: the frozen set may break.
         if (steps & ((frozen_pawns_ & node.pawns[winner_]) | winner_pieces_)) return false;
         for (Square q : squares(steps & node.pawns[winner_])) {
@@ -316,9 +317,12 @@ private:
         return mating;
     }
 
-    static Bitboard king_set_attacks(Bitboard b) {
-        const Bitboard row = b | shift<East>(b) | shift<West>(b);
-        return (row | shift<North>(row) | shift<South>(row)) & ~b;
+    // Squares a king steps to from some square of `b`: squares of `b` too, where
+    // they are next to another one of them.
+    static Bitboard king_steps(Bitboard b) {
+        const Bitboard sides = shift<East>(b) | shift<West>(b);
+        const Bitboard row = b | sides;
+        return sides | shift<North>(row) | shift<South>(row);
     }
 
     static bool same_place(const Node& a, const Node& b) {
@@ -375,6 +379,9 @@ private:
 bool pawn_race_cannot_mate(const Position& pos, Color winner) {
     const Color loser = ~winner;
     if (pos.castling_rights() || pos.ep_square() != NoSquare) return false;
+    // The race tests for mate after the winner's moves only: a loser in check at the
+    // start may be mated already.
+    if (pos.side_to_move() == loser && pos.in_check()) return false;
     // A cheap test first: the winner's king has no square to step to now.
     const Square king = pos.king_square(winner);
     if (king_attacks(king) & ~pos.occupied() & ~pawn_attacks_bb(loser, pos.pieces(loser, Pawn))) return false;

@@ -5,10 +5,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string_view>
 
 #include "test_support.h"
 #include "chess/movegen.h"
+#include "chess/notation.h"
 #include "chess/winnability.h"
 #include "chess/winnability_sketch.h"
 #include "chess/winnability_tempo.h"
@@ -79,6 +81,36 @@ TEST_CASE("a king boxed in the corner has too few pawn moves to mate", "[winnabi
     // Castling rights or an en passant right are not modelled.
     CHECK_FALSE(races_out("r3k3/p1p1p3/8/8/P7/6p1/2P1P1Pp/7K w q - 0 1", White));
     CHECK_FALSE(races_out("k7/p3p3/8/8/Pp6/6p1/2P1P1Pp/7K b - a3 0 1", White));
+}
+
+TEST_CASE("the race's king steps from every square of its set, to squares of the set too", "[winnability]") {
+    // With White's pawn on e3 Black's king takes it on e6, Black's e-pawn promotes to
+    // a knight that the frozen g2 pawn takes on f3, and that pawn runs to f8 and
+    // mates (e4 Kd8 e5 Kd7 e6 Kxe6 c3 Kf5 a4 e5 c4 e4 a5 e3 c5 e2 a6 e1=N c6 Nf3
+    // gxf3 Ke5 f4 Kd6 f5 Ke7 f6 Kd8 f7 Kc8 f8=Q#). The king's walk to d7 passes d8
+    // and d7 from a set holding both: a step from one square of the set may end on
+    // another of its squares.
+    const char* walks = "2k5/p1p1p3/8/8/8/P3P1p1/2P3Pp/7K w - - 0 1";
+    CHECK_FALSE(races_out(walks, White));
+    Position line = test::parse_fen(walks);
+    for (const char* uci : {"e3e4", "c8d8", "e4e5", "d8d7", "e5e6", "d7e6", "c2c3", "e6f5", "a3a4", "e7e5", "c3c4",
+                            "e5e4", "a4a5", "e4e3", "c4c5", "e3e2", "a5a6", "e2e1n", "c5c6", "e1f3", "g2f3", "f5e5",
+                            "f3f4", "e5d6", "f4f5", "d6e7", "f5f6", "e7d8", "f6f7", "d8c8", "f7f8q"}) {
+        const std::optional<Move> move = parse_uci(line, uci);
+        REQUIRE(move.has_value());
+        line = line.apply(*move);
+    }
+    CHECK(line.in_check());
+    CHECK_FALSE(has_legal_move(line));
+}
+
+TEST_CASE("a loser mated already is no race", "[winnability]") {
+    // The race tests for mate after the winner's moves only. (Both this and the case
+    // above were found by checking the race against the decider without it on
+    // random variations of the vectors it settles.)
+    const Position mated = test::parse_fen("8/3p1p1p/1p6/kP6/BP6/KP6/PP1P1P1P/8 b - - 0 1");
+    CHECK_FALSE(pawn_race_cannot_mate(mated, White));
+    CHECK(can_win(mated, White) == Winnable::Yes);
 }
 
 TEST_CASE("No from the race is never followed by a mate in random games", "[winnability]") {
