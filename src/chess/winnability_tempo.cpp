@@ -365,6 +365,8 @@ private:
 
     Color winner_, loser_;
     Bitboard frozen_pawns_, winner_king_, winner_pieces_, loser_pieces_, blocks_ = 0, fixed_attacks_ = 0;
+    // Whether the loser may hold a promoted piece: the winner has no piece whose
+    // line it could block, nor that it could take.
     bool piece_fits_ = false;
     std::vector<Slider> sliders_;
     Storage& storage_ = storage();
