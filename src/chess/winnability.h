@@ -14,7 +14,9 @@
 //    king captures that stalemate, and the tempo a loser with only king moves lacks;
 //    and, for a lone knight or bishop (or bishops all on one colour), every mating
 //    picture with the loser's own men on the flight squares, none of which may take
-//    the checker or block its check;
+//    the checker or block its check; and, for a side whose king and pieces can never
+//    move, a race of its pawn moves against the loser's king walking into a mating
+//    net (winnability_tempo.h);
 // 2. a helpmate search with iterative deepening, a transposition table and move
 //    ordering that steers both sides towards a mate of the loser;
 // 3. goal-directed helpmate playouts towards a chosen mating square
