@@ -40,7 +40,7 @@ enum class Winnable { Yes, No, Unknown };
 // Node budget of the helpmate and exhaustive searches for one side (a node is one
 // move made, and the static proofs of the exhaustive search count their work too);
 // the default keeps winnability() for both sides within 50 ms on every CHA vector
-// (34-36 ms the slowest, 0.9 ms the median, on an idle 2-core test machine). More
+// (33-39 ms the slowest, 0.9 ms the median, on an idle 2-core test machine). More
 // nodes win little now: 280,000, 320,000 and 360,000 gave 1,660, 1,662 and 1,666
 // exact answers where 270,000 gave 1,660 (before the later static rules).
 constexpr uint64_t DefaultWinnabilityBudget = 270000;
