@@ -94,19 +94,39 @@ class SCReLUHead(torch.autograd.Function):
     """y[i] = screlu(acc[i]) @ w[k_i, :h] + screlu(acc[n+i]) @ w[k_i, h:] (+ bias outside),
     fused; weight is (buckets, 2h), bucket (n,) the output bucket k_i of each position.
 
-    All buckets are computed by two small matmuls, (n, h) x (h, buckets), and each
-    position's column picked; the backward scatters grad_y into an (n, buckets) matrix
-    that is zero outside the chosen columns. Autograd through clamp / square / matmul
-    makes about a dozen passes over the (2n, h) activations with as many allocations;
-    this makes about six."""
+    Positions sorted by bucket (cpu_batch sorts them by piece count) are computed one
+    run of a bucket at a time, each a matrix-vector product with its bucket's row:
+    no more arithmetic than one bucket. Otherwise all buckets are computed by two small
+    matmuls, (n, h) x (h, buckets), and each position's column picked, the backward
+    scattering grad_y into an (n, buckets) matrix zero outside the chosen columns; with
+    8 buckets that took 0.25 s of a 0.31 s step (n 16384, h 384, one core), the runs
+    0.10 s. Autograd through clamp / square / matmul makes about a dozen passes over
+    the (2n, h) activations with as many allocations; this makes about six."""
+
+    @staticmethod
+    def runs(bucket: torch.Tensor, buckets: int):
+        """[(k, start, end)] of the runs of each bucket when `bucket` is sorted, else None."""
+        if bucket.numel() > 1 and bool((bucket[1:] < bucket[:-1]).any()):
+            return None
+        ends = torch.cumsum(torch.bincount(bucket, minlength=buckets), 0).tolist()
+        starts = [0] + ends[:-1]
+        return [(k, s, e) for k, (s, e) in enumerate(zip(starts, ends)) if e > s]
 
     @staticmethod
     def forward(ctx, acc, weight, bucket):
         n, h = acc.shape[0] // 2, acc.shape[1]
         c = torch.clamp(acc, 0.0, 1.0)
         act = c.square()
-        y_all = act[:n] @ weight[:, :h].t() + act[n:] @ weight[:, h:].t()  # (n, buckets)
-        y = y_all.gather(1, bucket.unsqueeze(1)).squeeze(1)
+        runs = SCReLUHead.runs(bucket, weight.shape[0])
+        if runs is None:
+            y_all = act[:n] @ weight[:, :h].t() + act[n:] @ weight[:, h:].t()  # (n, buckets)
+            y = y_all.gather(1, bucket.unsqueeze(1)).squeeze(1)
+        else:
+            y = torch.empty(n, dtype=acc.dtype, device=acc.device)
+            for k, s, e in runs:
+                torch.mv(act[s:e], weight[k, :h], out=y[s:e])
+                y[s:e].add_(torch.mv(act[n + s : n + e], weight[k, h:]))
+        ctx.runs = runs
         ctx.save_for_backward(acc, c, act, weight, bucket)
         return y
 
@@ -114,16 +134,24 @@ class SCReLUHead(torch.autograd.Function):
     def backward(ctx, grad_y):
         acc, c, act, weight, bucket = ctx.saved_tensors
         n, h = c.shape[0] // 2, c.shape[1]
-        g = torch.zeros((n, weight.shape[0]), dtype=grad_y.dtype, device=grad_y.device)
-        g.scatter_(1, bucket.unsqueeze(1), grad_y.unsqueeze(1))
-        grad_w = torch.cat([g.t() @ act[:n], g.t() @ act[n:]], dim=1)
         # d screlu / d acc = 2 clamp(acc, 0, 1) up to acc = 1 included (as autograd's clamp,
         # which matters with fake-quantised weights: acc is then often exactly 1), 0 above.
         grad_acc = torch.where(acc > 1.0, torch.zeros((), dtype=c.dtype, device=c.device), c)
-        w = weight[bucket]  # (n, 2h): each position's output row
         g2 = (2.0 * grad_y).unsqueeze(1)
-        grad_acc[:n].mul_(w[:, :h]).mul_(g2)
-        grad_acc[n:].mul_(w[:, h:]).mul_(g2)
+        if ctx.runs is None:
+            g = torch.zeros((n, weight.shape[0]), dtype=grad_y.dtype, device=grad_y.device)
+            g.scatter_(1, bucket.unsqueeze(1), grad_y.unsqueeze(1))
+            grad_w = torch.cat([g.t() @ act[:n], g.t() @ act[n:]], dim=1)
+            w = weight[bucket]  # (n, 2h): each position's output row
+            grad_acc[:n].mul_(w[:, :h]).mul_(g2)
+            grad_acc[n:].mul_(w[:, h:]).mul_(g2)
+            return grad_acc, grad_w, None
+        grad_w = torch.zeros_like(weight)
+        for k, s, e in ctx.runs:
+            torch.mv(act[s:e].t(), grad_y[s:e], out=grad_w[k, :h])
+            torch.mv(act[n + s : n + e].t(), grad_y[s:e], out=grad_w[k, h:])
+            grad_acc[s:e].mul_(weight[k, :h]).mul_(g2[s:e])
+            grad_acc[n + s : n + e].mul_(weight[k, h:]).mul_(g2[s:e])
         return grad_acc, grad_w, None
 
 
@@ -257,9 +285,15 @@ class Dataset:
         return Dataset(feats, score, result2)
 
 
-def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_grad_prep: bool):
-    """Prepares a CPU batch: flattened bags for both perspectives (+ the transposed layout)."""
+def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_grad_prep: bool,
+              sort_by_pieces: bool = True):
+    """Prepares a CPU batch: flattened bags for both perspectives (+ the transposed layout).
+    The positions are sorted by piece count, so that the output buckets come in runs
+    (SCReLUHead); a batch's order does not matter otherwise."""
     n = len(score)
+    if sort_by_pieces:
+        order = np.argsort((feats != PAD).sum(axis=1), kind="stable")
+        feats, score, result2 = feats[order], score[order], result2[order]
     both = np.concatenate([feats, abin.other_perspective(feats)])  # (2n, 32)
     mask = both != PAD
     counts = mask.sum(axis=1)
@@ -429,8 +463,14 @@ def check_gradients(seed: int = 1) -> None:
         feats[i, :k] = rng.choice(INPUTS, k, replace=False)
     score = rng.integers(-600, 600, 64).astype(np.int16)
     result2 = rng.integers(0, 3, 64).astype(np.uint8)
-    batch = cpu_batch(feats, score, result2, with_grad_prep=True)
-    batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
+    # Sorted by piece count, the head computes each bucket's run; unsorted, all buckets.
+    for sort in (True, False):
+        batch = cpu_batch(feats, score, result2, with_grad_prep=True, sort_by_pieces=sort)
+        batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
+        check_gradients_of_batch(batch, seed)
+
+
+def check_gradients_of_batch(batch, seed: int) -> None:
     for qat in ("none", "all"):
         for buckets in (1, netfile.BUCKETS):
             model = PerspectiveNet(hidden=128, buckets=buckets, seed=seed, qat=qat).double()
