@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "test_support.h"
+#include "random_games.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/winnability.h"
@@ -122,35 +123,11 @@ TEST_CASE("No from the race is never followed by a mate in random games", "[winn
         "8/p1p1p3/6p1/6P1/6PK/P5PP/2P1P3/k7 w - - 0 1",
     };
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
-    const auto random = [&seed] {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        return seed;
-    };
     int refuted = 0;
     for (const char* fen : starts) {
-        for (int game = 0; game < 20; ++game) {
-            Position pos = test::parse_fen(fen);
-            bool written_off[2] = {false, false};
-            for (int ply = 0; ply < 200; ++ply) {
-                for (Color c : {White, Black}) {
-                    if (!written_off[c] && pawn_race_cannot_mate(pos, c)) {
-                        written_off[c] = true;
-                        ++refuted;
-                    }
-                }
-                const MoveList moves = legal_moves(pos);
-                if (moves.size() == 0) {
-                    if (pos.in_check()) {
-                        INFO(fen << " game " << game << " ends in mate at " << pos.fen());
-                        CHECK_FALSE(written_off[~pos.side_to_move()]);
-                    }
-                    break;
-                }
-                pos = pos.apply(moves[random() % moves.size()]);
-            }
-        }
+        refuted += test::random_games_never_refute(fen, 20, 200, seed, [](const Position& pos, int, Color c) {
+            return pawn_race_cannot_mate(pos, c);
+        });
     }
     CHECK(refuted > 0);
 }

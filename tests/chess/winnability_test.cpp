@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_support.h"
+#include "random_games.h"
 #include "chess/movegen.h"
 #include "chess/winnability.h"
 #include "chess/winnability_sketch.h"
@@ -426,42 +427,24 @@ TEST_CASE("No is never followed by a mate in random games", "[winnability]") {
     };
     constexpr uint64_t Budget = 4000;
     uint64_t seed = 0x2545F4914F6CDD1DULL;
-    const auto random = [&seed] {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        return seed;
-    };
     int checked = 0, refuted = 0;
     for (const char* fen : starts) {
-        for (int game = 0; game < 3; ++game) {
-            Position pos = test::parse_fen(fen);
-            bool written_off[2] = {false, false};
-            for (int ply = 0; ply < 300; ++ply) {
-                // Each side on its own, and both at once (one exhaustive search for both).
-                if (ply % 4 == 0) {
-                    const bool together = ply % 8 == 4;
-                    const Winnability both = together ? winnability(pos, Budget) : Winnability{};
-                    for (Color c : {White, Black}) {
-                        const Winnable w = !together ? can_win(pos, c, Budget) : c == White ? both.white : both.black;
-                        if (!written_off[c] && w == Winnable::No) {
-                            written_off[c] = true;
-                            ++refuted;
-                        }
-                    }
-                    ++checked;
-                }
-                const MoveList moves = legal_moves(pos);
-                if (moves.size() == 0) {
-                    if (pos.in_check()) {
-                        INFO(fen << " game " << game << " ends in mate at " << pos.fen());
-                        CHECK_FALSE(written_off[~pos.side_to_move()]);
-                    }
-                    break;
-                }
-                pos = pos.apply(moves[random() % moves.size()]);
+        // Every fourth ply: each side on its own, or both at once (one exhaustive search
+        // for both), in turn.
+        // A side written off is not asked again.
+        Winnability both{};
+        uint64_t asked = 0;
+        refuted += test::random_games_never_refute(fen, 3, 300, seed, [&](const Position& pos, int ply, Color c) {
+            if (ply % 4 != 0) return false;
+            const bool together = ply % 8 == 4;
+            if (asked != (pos.key() ^ uint64_t(ply))) {
+                asked = pos.key() ^ uint64_t(ply);
+                if (together) both = winnability(pos, Budget);
+                ++checked;
             }
-        }
+            const Winnable w = !together ? can_win(pos, c, Budget) : c == White ? both.white : both.black;
+            return w == Winnable::No;
+        });
     }
     CHECK(checked > 100);
     CHECK(refuted > 5);
