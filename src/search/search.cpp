@@ -211,7 +211,9 @@ void Worker::update_pv(int ply, Move m) {
 
 void Worker::iterative_deepening() {
     const SearchLimits& limits = shared_.limits;
-    const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 1) : MaxPly - 1;
+    // Only thread 0 stops at the depth asked for; helpers search on until it is
+    // done, so that the TT they fill helps it to the last.
+    const int max_depth = limits.depth > 0 && id_ == 0 ? std::min(limits.depth, MaxPly - 1) : MaxPly - 1;
     const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
     Score previous = 0;
 
