@@ -187,7 +187,9 @@ void Engine::run_search(SearchLimits limits) {
     const StrengthLevel level = strength_level(elo_);
     if (limited) limits.nodes = limits.nodes ? std::min(limits.nodes, level.nodes) : level.nodes;
     shared.limits = limits;
-    shared.budget = plan_time(limits, root.side_to_move(), move_overhead_ms_);
+    const int fullmove = std::clamp(root.fullmove_number(), 1, 10'000);  // a FEN may say anything
+    const int game_ply = 2 * (fullmove - 1) + (root.side_to_move() == Black ? 1 : 0);
+    shared.budget = plan_time(limits, root.side_to_move(), move_overhead_ms_, game_ply);
     // A limited search looks at more lines than it shows: the GUI sees MultiPV's.
     shared.multipv = limited ? std::max(multipv_, level.lines) : multipv_;
     shared.network = active_network();

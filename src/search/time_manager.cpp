@@ -1,10 +1,18 @@
 #include "search/time_manager.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "search/tunable.h"
 
 namespace arbiter::search {
 
-TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) {
+int64_t sudden_death_horizon(int game_ply, int share_base, int share_growth) {
+    const double share = share_base + share_growth * std::sqrt(double(std::max(game_ply, 0)));
+    return std::clamp<int64_t>(std::llround(10'000.0 / std::max(share, 1.0)), 5, 50);
+}
+
+TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms, int game_ply) {
     TimeBudget budget;
     if (limits.movetime > 0) {
         const int64_t t = std::max<int64_t>(1, limits.movetime - overhead_ms);
@@ -12,8 +20,8 @@ TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) 
     }
     if (!limits.time[us]) return budget;
 
-    // Plan over a horizon of moves: the moves left in this time control, or about 25
-    // in sudden death. The pool is what the clock will have over that horizon, with
+    // Plan over a horizon of moves: the moves left in this time control, or in sudden
+    // death a number that may shrink as the game goes on (tunables.h). The pool is what the clock will have over that horizon, with
     // the increments to come and the Move Overhead of every one of those moves set
     // aside; this move gets its share of it.
     // Clocks beyond a few decades mean "plenty"; capping them keeps every product
@@ -21,7 +29,9 @@ TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms) 
     constexpr int64_t MaxClockMs = int64_t(1) << 40;  // about 35 years
     const int64_t time = std::min(*limits.time[us], MaxClockMs);
     const int64_t increment = std::clamp<int64_t>(limits.increment[us], 0, MaxClockMs);
-    const int64_t horizon = limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 50) : 25;
+    const int64_t horizon = limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 50)
+                                                   : sudden_death_horizon(game_ply, tune::tm_share_base,
+                                                                          tune::tm_share_growth);
     const int64_t pool = std::max<int64_t>(1, time + increment * (horizon - 1) - overhead_ms * (horizon + 1));
     const int64_t now_left = std::max<int64_t>(1, time - overhead_ms);
 

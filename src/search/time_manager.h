@@ -34,8 +34,13 @@ struct IterationSignals {
 // takes few of the nodes or its score falls; below 1 once it is settled.
 double soft_limit_scale(const IterationSignals& signals);
 
+// The number of moves a sudden-death clock is planned over at `game_ply` (plies
+// played since the game's first position, 0 at the start): one move gets
+// 1/horizon of the pool. Between 5 and 50.
+int64_t sudden_death_horizon(int game_ply, int share_base, int share_growth);
+
 // `overhead_ms` is the UCI option Move Overhead: time lost between the GUI and us,
-// reserved on every move.
-TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms);
+// reserved on every move. `game_ply` as above.
+TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms, int game_ply = 0);
 
 } // namespace arbiter::search

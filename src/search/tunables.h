@@ -49,4 +49,8 @@
     /* The net's eval scaled by (base + per_unit * material) / 1024; material in pawn  */ \
     /* units of the knights, bishops, rooks and queens on the board (62 at the start)  */ \
     X(eval_scale_base, 800, 600, 1024, 16)                                                  \
-    X(eval_scale_per_unit, 4, 0, 8, 1)
+    X(eval_scale_per_unit, 4, 0, 8, 1)                                                     \
+    /* Time: the share of the time pool one move gets in sudden death, in 10000ths:    */ \
+    /* base + growth * sqrt(game ply) (400 + 0: 1/25 at every move)                   */ \
+    X(tm_share_base, 400, 200, 800, 25)                                                     \
+    X(tm_share_growth, 0, 0, 60, 4)

@@ -269,3 +269,45 @@ TEST_CASE("the soft limit grows while the search is unsettled and shrinks once i
     CHECK(scale(0, 0.0, 1000) <= 6.0);
     CHECK(scale(100, 1.0, -1000) >= 0.25);
 }
+
+TEST_CASE("the sudden-death horizon shrinks as the game goes on, within bounds", "[time]") {
+    // Without growth the horizon is the same at every ply: 10000 / base moves.
+    for (int ply : {0, 1, 40, 300}) {
+        CHECK(sudden_death_horizon(ply, 400, 0) == 25);
+        CHECK(sudden_death_horizon(ply, 250, 0) == 40);
+    }
+    // With growth, every later ply gets at least the earlier one's share.
+    for (int growth : {4, 20, 60}) {
+        int64_t previous = sudden_death_horizon(0, 400, growth);
+        CHECK(previous == 25);
+        for (int ply = 1; ply <= 600; ++ply) {
+            const int64_t horizon = sudden_death_horizon(ply, 400, growth);
+            INFO("growth " << growth << " ply " << ply);
+            CHECK(horizon <= previous);
+            CHECK(horizon >= 5);
+            previous = horizon;
+        }
+        CHECK(sudden_death_horizon(600, 400, growth) < 25);
+    }
+    // Bounds: from 5 to 50 moves whatever the parameters; a negative ply counts as 0.
+    CHECK(sudden_death_horizon(0, 100, 0) == 50);
+    CHECK(sudden_death_horizon(10'000, 800, 60) == 5);
+    CHECK(sudden_death_horizon(-5, 400, 60) == 25);
+}
+
+TEST_CASE("a later move never gets less of a sudden-death clock", "[time]") {
+    for (int64_t time : {1000, 10'000, 60'000}) {
+        for (int64_t inc : {0, 100}) {
+            const TimeBudget first = plan_time(clock(White, time, inc), White, 10, 0);
+            for (int ply : {20, 60, 120, 400}) {
+                const TimeBudget later = plan_time(clock(White, time, inc), White, 10, ply);
+                INFO("time " << time << " inc " << inc << " ply " << ply);
+                check_sane(later, time, 10);
+                CHECK(later.soft_ms >= first.soft_ms);
+            }
+        }
+    }
+    // moves_to_go plans over the moves left, whatever the ply.
+    CHECK(plan_time(clock(White, 60'000, 0, 20), White, 10, 0).soft_ms ==
+          plan_time(clock(White, 60'000, 0, 20), White, 10, 200).soft_ms);
+}
