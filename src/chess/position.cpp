@@ -179,6 +179,41 @@ Position Position::make_move(Move m) const {
     return next;
 }
 
+Key Position::key_after(Move m) const {
+    const Color us = side_;
+    const Square from = m.from(), to = m.to();
+    const Piece moving = board_[from];
+    Key key = key_ ^ zobrist::side();
+    if (ep_square_ != NoSquare) key ^= zobrist::en_passant(file_of(ep_square_));
+    switch (m.kind()) {
+    case Move::Castling: {
+        const bool king_side = to > from;
+        key ^= zobrist::piece_square(moving, from) ^ zobrist::piece_square(board_[to], to) ^
+               zobrist::piece_square(moving, relative_square(us, king_side ? G1 : C1)) ^
+               zobrist::piece_square(board_[to], relative_square(us, king_side ? F1 : D1));
+        break;
+    }
+    case Move::EnPassant:
+        key ^= zobrist::piece_square(moving, from) ^ zobrist::piece_square(moving, to) ^
+               zobrist::piece_square(make_piece(~us, Pawn), Square(to - pawn_push(us)));
+        break;
+    case Move::Promotion:
+    case Move::Normal:
+        if (board_[to] != NoPiece) key ^= zobrist::piece_square(board_[to], to);
+        key ^= zobrist::piece_square(moving, from) ^
+               zobrist::piece_square(m.kind() == Move::Promotion ? make_piece(us, m.promotion()) : moving, to);
+        break;
+    }
+    if (castling_) {
+        CastlingRights rights = castling_;
+        if (type_of(moving) == King) rights &= CastlingRights(~(castling_bit(us, KingSide) | castling_bit(us, QueenSide)));
+        for (int i = 0; i < 4; ++i)
+            if (castling_rooks_[i] == from || castling_rooks_[i] == to) rights &= CastlingRights(~(1u << i));
+        if (rights != castling_) key ^= zobrist::castling(castling_) ^ zobrist::castling(rights);
+    }
+    return key;
+}
+
 Position Position::apply(Move m) const { return make_move<true>(m); }
 Position Position::apply_board(Move m) const { return make_move<false>(m); }
 

@@ -59,6 +59,10 @@ public:
     // generation needs them. Everything else, the key and the en passant square
     // included, is as apply() leaves it.
     Position apply_board(Move move) const;
+    // apply(move).key() without making the move, except after a double pawn push
+    // that allows an en passant capture (that key also holds the en passant file):
+    // cheap enough to look up the child in a hash table before making the move.
+    Key key_after(Move move) const;
     void add_check_info() { update_check_info(); }
     // Whether the legal move `move` gives check: the same answer as
     // apply(move).in_check(), without making the move. A caller asking for many moves

@@ -474,8 +474,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             MovePicker picker(pos, tt_move, history_);
             for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
                 if (!see_ge(pos, m, probcut_beta - ss.static_eval)) continue;
+                shared_.tt.prefetch(pos.key_after(m));
                 const Position child = pos.apply(m);
-                shared_.tt.prefetch(child.key());
                 ss.move = m;
                 ss.continuation = continuation_index(pos.piece_on(m.from()), m.to());
                 Score score;
@@ -521,6 +521,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         const bool gives_check = pos.gives_check(m, check_squares);
         // Moves that give check are never pruned: they may mate.
         if (quiet && skip_quiets && !gives_check) continue;
+        // The child's TT entry is fetched from memory while this move is considered
+        // (a pruned move wastes a fetch; one that comes late stalls the child's probe).
+        shared_.tt.prefetch(pos.key_after(m));
         ++moves;
         if (root && id_ == 0 && shared_.on_current_move && shared_.elapsed_ms() > 3000)
             shared_.on_current_move(m, moves + int(pv_index_), depth);
@@ -582,7 +585,6 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
         // Made only now: most pruned moves never are.
         const Position child = pos.apply(m);
-        shared_.tt.prefetch(child.key());
         ss.move = m;
         ss.continuation = current;
 
@@ -742,8 +744,8 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
             const PieceType victim = captured_type(pos, m);
             if (eval + eval::PieceValue[victim] + tune::qs_delta_margin <= alpha) continue;
         }
+        shared_.tt.prefetch(pos.key_after(m));
         const Position child = pos.apply(m);
-        shared_.tt.prefetch(child.key());
         stack_[ply].move = m;
         stack_[ply].continuation = continuation_index(pos.piece_on(m.from()), m.to());
         Score score;
