@@ -49,9 +49,16 @@ void MovePicker::score_quiet() {
 
 Move MovePicker::pick_best(ScoredList& list, size_t& cursor) {
     if (cursor >= list.size()) return Move();
+    // The first of the best scores, found without branches: which list entry wins is
+    // unpredictable, and a mispredicted branch per entry cost more than the scan.
     size_t best = cursor;
-    for (size_t i = cursor + 1; i < list.size(); ++i)
-        if (list[i].score > list[best].score) best = i;
+    int best_score = list[cursor].score;
+    for (size_t i = cursor + 1; i < list.size(); ++i) {
+        const int score = list[i].score;
+        const bool better = score > best_score;
+        best = better ? i : best;
+        best_score = better ? score : best_score;
+    }
     std::swap(list[cursor], list[best]);
     return list[cursor++].move;
 }
