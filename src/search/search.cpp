@@ -367,6 +367,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
          (tt.bound == Bound::Upper && tt.score <= alpha)) &&
         pos.halfmove_clock() < 90)
         return tt.score;
+    // The hash move is searched first: fetch its child's entry during the static
+    // evaluation and the pruning steps.
+    if (!tt_move.is_null() && is_legal(pos, tt_move)) shared_.tt.prefetch(pos.key_after(tt_move));
 
     // Step 5a. Tablebases. Probed only where the counter has just been reset (the
     // WDL tables assume a counter of zero) and castling is gone, within the probe
@@ -717,6 +720,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score >= beta) ||
          (tt.bound == Bound::Upper && tt.score <= alpha)))
         return tt.score;
+    if (tt_hit && !tt.move.is_null() && is_legal(pos, tt.move)) shared_.tt.prefetch(pos.key_after(tt.move));
 
     // Stand pat: out of check, the side to move may decline every capture.
     Score best = -Infinite;
