@@ -158,11 +158,7 @@ Position Position::make_move(Move m) const {
     }
 
     if (castling_) {
-        CastlingRights rights = castling_;
-        if (type_of(moving) == King) rights &= CastlingRights(~(castling_bit(us, KingSide) | castling_bit(us, QueenSide)));
-        for (int i = 0; i < 4; ++i)
-            if (castling_rooks_[i] == from || castling_rooks_[i] == to) rights &= CastlingRights(~(1u << i));
-        if (rights != castling_) next.set_castling(rights);
+        if (const CastlingRights rights = castling_after(moving, from, to); rights != castling_) next.set_castling(rights);
     }
 
     next.side_ = them;
@@ -177,6 +173,17 @@ Position Position::make_move(Move m) const {
         next.pinned_ = 0;
     }
     return next;
+}
+
+CastlingRights Position::castling_after(Piece moving, Square from, Square to) const {
+    CastlingRights rights = castling_;
+    if (type_of(moving) == King) {
+        const Color us = color_of(moving);
+        rights &= CastlingRights(~(castling_bit(us, KingSide) | castling_bit(us, QueenSide)));
+    }
+    for (int i = 0; i < 4; ++i)
+        if (castling_rooks_[i] == from || castling_rooks_[i] == to) rights &= CastlingRights(~(1u << i));
+    return rights;
 }
 
 Key Position::key_after(Move m) const {
@@ -204,13 +211,7 @@ Key Position::key_after(Move m) const {
                zobrist::piece_square(m.kind() == Move::Promotion ? make_piece(us, m.promotion()) : moving, to);
         break;
     }
-    if (castling_) {
-        CastlingRights rights = castling_;
-        if (type_of(moving) == King) rights &= CastlingRights(~(castling_bit(us, KingSide) | castling_bit(us, QueenSide)));
-        for (int i = 0; i < 4; ++i)
-            if (castling_rooks_[i] == from || castling_rooks_[i] == to) rights &= CastlingRights(~(1u << i));
-        if (rights != castling_) key ^= zobrist::castling(castling_) ^ zobrist::castling(rights);
-    }
+    if (castling_) key ^= zobrist::castling(castling_) ^ zobrist::castling(castling_after(moving, from, to));
     return key;
 }
 

@@ -122,6 +122,10 @@ private:
     // apply() (with the check information) and apply_board() (without): one body.
     template <bool WithCheckInfo>
     Position make_move(Move m) const;
+    // The castling rights left after a move from `from` to `to` of `moving`: a king
+    // move loses both of its side's, a move from or onto a castling rook's square
+    // (a capture of it included) loses that one.
+    CastlingRights castling_after(Piece moving, Square from, Square to) const;
     void put_piece(Piece p, Square s);
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
