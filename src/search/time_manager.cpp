@@ -21,9 +21,9 @@ TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms, 
     if (!limits.time[us]) return budget;
 
     // Plan over a horizon of moves: the moves left in this time control, or in sudden
-    // death a number that may shrink as the game goes on (tunables.h). The pool is what the clock will have over that horizon, with
-    // the increments to come and the Move Overhead of every one of those moves set
-    // aside; this move gets its share of it.
+    // death a number that may shrink as the game goes on (tunables.h). The pool is
+    // what the clock will have over that horizon, with the increments to come and the
+    // Move Overhead of every one of those moves set aside; this move gets its share.
     // Clocks beyond a few decades mean "plenty"; capping them keeps every product
     // below int64 overflow whatever a GUI sends (found by tests/fuzz/uci_fuzz).
     constexpr int64_t MaxClockMs = int64_t(1) << 40;  // about 35 years
