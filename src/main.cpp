@@ -1,6 +1,7 @@
 // Entry point: argv dispatch only. No arguments: the UCI loop on stdin/stdout.
 
 #include <iostream>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -12,8 +13,10 @@
 
 namespace {
 
-int usage() {
-    std::cerr << "usage: arbiter                      UCI on standard input and output\n"
+// The commands, on `out`; `status` is the exit status: 0 when asked for (`--help`), 2
+// after a bad command line (then on stderr, after the error).
+int usage(std::ostream& out = std::cerr, int status = 2) {
+    out << "usage: arbiter                      UCI on standard input and output\n"
                  "       arbiter perft <depth> [fen]  move counts per root move (divide)\n"
                  "       arbiter bench [depth]        fixed-depth searches; last line: <nodes> nodes <nps> nps\n"
                  "       arbiter analyse [--fen FEN] [--moves M...] [--depth D | --movetime MS | --nodes N | --infinite]\n"
@@ -33,8 +36,9 @@ int usage() {
                  "                                    SIGTERM stops it, the same command continues it\n"
                  "       arbiter convert IN.agame OUT.abin\n"
                  "                                    filtered training records from self-play games\n"
-                 "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n";
-    return 2;
+                 "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n"
+                 "       arbiter --help | --version\n";
+    return status;
 }
 
 } // namespace
@@ -51,6 +55,11 @@ int main(int argc, char** argv) {
         return 0;
     }
     const std::string_view command = argv[1];
+    if (argc == 2 && (command == "--help" || command == "-h" || command == "help")) return usage(std::cout, 0);
+    if (argc == 2 && (command == "--version" || command == "version")) {
+        std::cout << "Arbiter " << ARBITER_VERSION << '\n';
+        return 0;
+    }
     const arbiter::tools::Args args(argv + 2, argv + argc);
     if (command == "perft") return arbiter::tools::perft_main(args, std::cout, std::cerr);
     if (command == "bench") return arbiter::tools::bench_main(args, std::cout, std::cerr);

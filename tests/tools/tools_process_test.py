@@ -361,6 +361,9 @@ def test_bad_input():
         ("epd", data("wac-sample.epd"), "--multipv", "2"),
         ("epd", data("engine-games-sample.pgn")),
         ("bench", "x"),
+        ("frobnicate",),
+        ("--help", "extra"),
+        ("--version", "extra"),
     ]
     for args in cases:
         result = run(*args)
@@ -369,6 +372,20 @@ def test_bad_input():
         check(result.stderr.strip() != "", f"{what} printed no message on stderr")
         check(result.stdout == "", f"{what} printed on stdout: {result.stdout[:200]!r}")
         check("Segmentation" not in result.stderr and result.returncode > 0, f"{what} crashed: {result.returncode}")
+
+
+def test_help_and_version():
+    for flag in ("--help", "-h", "help"):
+        lines = ok(run(flag), flag)
+        check(lines and lines[0].startswith("usage: arbiter "), f"{flag}: {lines[:1]}")
+        for command in ("perft", "bench", "analyse", "epd", "datagen", "convert", "spsa"):
+            check(any(f"arbiter {command}" in line for line in lines), f"{flag}: no line for {command}")
+    uci = subprocess.run([BINARY], input="uci\nquit\n", capture_output=True, text=True, timeout=TIMEOUT)
+    name = next(line for line in uci.stdout.splitlines() if line.startswith("id name "))
+    for flag in ("--version", "version"):
+        lines = ok(run(flag), flag)
+        check(lines == [name.removeprefix("id name ")], f"{flag}: {lines} (UCI: {name!r})")
+        check(re.fullmatch(r"Arbiter \d+\.\d+\.\d+", lines[0] if lines else ""), f"{flag}: {lines}")
 
 
 def test_perft_and_bench_drivers():
