@@ -46,6 +46,26 @@ bool better_root_move(const RootMove& a, const RootMove& b) {
     return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.score > b.score;
 }
 
+// A stable sort of root moves that does not allocate: std::stable_sort takes a
+// temporary buffer from the heap on every call, and the search sorts the root moves
+// after every aspiration window (data generation: about 40 allocations a move
+// played). The lists are short and nearly sorted (a search reorders a few moves), so
+// insertion sort is also the cheaper one; moving a RootMove only moves its PV's pointer.
+template <typename Better>
+void stable_sort_root_moves(std::vector<RootMove>::iterator first, std::vector<RootMove>::iterator last,
+                            Better better) {
+    for (auto it = first; it != last; ++it) {
+        auto hole = it;
+        if (hole == first || !better(*hole, *(hole - 1))) continue;
+        RootMove moving = std::move(*hole);
+        do {
+            *hole = std::move(*(hole - 1));
+            --hole;
+        } while (hole != first && better(moving, *(hole - 1)));
+        *hole = std::move(moving);
+    }
+}
+
 // How a tablebase result scores in the search, `ply` plies from the root.
 struct TbVerdict {
     Score score;
@@ -109,8 +129,6 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
     for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
     root_key_index_ = keys_.size() - 1;
     if (shared_.network) accumulators_.reset(*shared_.network, root_);
-    // Reuses the root moves' PV buffers: data generation prepares a search for every
-    // move of every game and should not allocate each time.
     root_moves_.resize(root_moves.size());
     for (size_t i = 0; i < root_moves.size(); ++i) {
         RootMove& rm = root_moves_[i];
@@ -121,12 +139,13 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
         rm.score = rm.previous_score = -Infinite;
         rm.seldepth = 0;
         rm.nodes = 0;
-        rm.pv.assign(1, root_moves[i]);
+        rm.pv.clear();
+        rm.pv.push_back(root_moves[i]);
     }
     last_reported_move_ = Move();
     // Tablebase ranks (all 0 unless the root is in the tables): searched best rank first.
-    std::stable_sort(root_moves_.begin(), root_moves_.end(),
-                     [](const RootMove& a, const RootMove& b) { return a.tb_rank > b.tb_rank; });
+    stable_sort_root_moves(root_moves_.begin(), root_moves_.end(),
+                           [](const RootMove& a, const RootMove& b) { return a.tb_rank > b.tb_rank; });
     for (StackEntry& entry : stack_) entry = StackEntry();
     nmp_min_ply_ = 0;
     best_move_stability_ = 0;
@@ -238,7 +257,7 @@ void Worker::iterative_deepening() {
             Score beta = depth >= 4 ? std::min(guess + delta, Infinite) : Infinite;
             for (;;) {
                 const Score score = negamax<true>(root_, alpha, beta, depth, 0, false);
-                std::stable_sort(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
+                stable_sort_root_moves(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
                 if (shared_.stop.load(std::memory_order_relaxed)) break;
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -251,7 +270,7 @@ void Worker::iterative_deepening() {
                 delta += delta / 2 + 5;
             }
             // Keep the lines found so far in score order (MultiPV).
-            std::stable_sort(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
+            stable_sort_root_moves(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
             if (shared_.stop.load(std::memory_order_relaxed)) break;
         }
         if (shared_.stop.load(std::memory_order_relaxed)) break;
@@ -628,7 +647,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             if (moves == 1 || score > alpha) {
                 rm.score = score;
                 rm.seldepth = seldepth_;
-                rm.pv.assign(1, m);
+                rm.pv.clear();
+                rm.pv.push_back(m);
                 for (int i = 0; i < pv_length_[1]; ++i) rm.pv.push_back(pv_[1][i]);
             } else {
                 rm.score = -Infinite;

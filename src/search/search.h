@@ -16,6 +16,7 @@
 #include "search/time_manager.h"
 #include "search/tt.h"
 #include "syzygy/tablebases.h"
+#include "util/static_vector.h"
 
 namespace arbiter::search {
 
@@ -72,7 +73,10 @@ struct RootMove {
     Score previous_score = -Infinite;
     int seldepth = 0;
     uint64_t nodes = 0;  // spent on this move's subtree in the current search
-    std::vector<Move> pv;
+    // Inline, so that setting up and sorting the root moves never allocates (data
+    // generation does it for every move of every game). The root's PV is the move
+    // and at most MaxPly more.
+    StaticVector<Move, MaxPly + 1> pv;
 };
 
 class Worker {
