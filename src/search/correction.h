@@ -35,36 +35,56 @@ public:
         for (auto& row : *continuation_) row.fill(0);
     }
 
-    // The correction to add to the static evaluation of `pos`, in centipawns.
-    int correction(const Position& pos, const ContinuationContext& context) const {
-        const Color us = pos.side_to_move();
-        const int weighted = tune::corr_pawn_weight * pawn_[us][pawn_index(pos)] +
-                             tune::corr_non_pawn_weight * (non_pawn_[us][White][non_pawn_index(pos, White)] +
-                                                           non_pawn_[us][Black][non_pawn_index(pos, Black)]) +
+    // Where a position's entries lie: computed once a node, then used to prefetch,
+    // to read and to update.
+    struct Keys {
+        Color us;
+        uint32_t pawn;
+        uint32_t non_pawn[2];
+    };
+    static Keys keys_of(const Position& pos) {
+        return {pos.side_to_move(), pawn_index(pos), {non_pawn_index(pos, White), non_pawn_index(pos, Black)}};
+    }
+
+    // Starts loading the entries correction() reads: issued before the transposition
+    // table's probe, their cache misses overlap its miss instead of following it (in
+    // `perf`, nearly all of correction()'s time was spent waiting for these loads).
+    void prefetch(const Keys& keys, const ContinuationContext& context) const {
+        __builtin_prefetch(&pawn_[keys.us][keys.pawn]);
+        __builtin_prefetch(&non_pawn_[keys.us][White][keys.non_pawn[White]]);
+        __builtin_prefetch(&non_pawn_[keys.us][Black][keys.non_pawn[Black]]);
+        if (context.back1 != NoContinuation && context.back2 != NoContinuation)
+            __builtin_prefetch(&(*continuation_)[context.back1][context.back2]);
+    }
+
+    // The correction to add to the static evaluation of the position of `keys`, in centipawns.
+    int correction(const Keys& keys, const ContinuationContext& context) const {
+        const int weighted = tune::corr_pawn_weight * pawn_[keys.us][keys.pawn] +
+                             tune::corr_non_pawn_weight * (non_pawn_[keys.us][White][keys.non_pawn[White]] +
+                                                           non_pawn_[keys.us][Black][keys.non_pawn[Black]]) +
                              tune::corr_continuation_weight * continuation(context);
         return weighted / (8 * 128);
     }
 
     // The search found `error` = result - corrected static evaluation (centipawns) at `depth`.
-    void update(const Position& pos, const ContinuationContext& context, int error, int depth) {
+    void update(const Keys& keys, const ContinuationContext& context, int error, int depth) {
         const int bonus = std::clamp(error * 8 * depth / 8, -Limit / 4, Limit / 4);
-        const Color us = pos.side_to_move();
-        apply(pawn_[us][pawn_index(pos)], bonus);
-        apply(non_pawn_[us][White][non_pawn_index(pos, White)], bonus);
-        apply(non_pawn_[us][Black][non_pawn_index(pos, Black)], bonus);
+        apply(pawn_[keys.us][keys.pawn], bonus);
+        apply(non_pawn_[keys.us][White][keys.non_pawn[White]], bonus);
+        apply(non_pawn_[keys.us][Black][keys.non_pawn[Black]], bonus);
         if (context.back1 != NoContinuation && context.back2 != NoContinuation)
             apply((*continuation_)[context.back1][context.back2], bonus);
     }
 
 private:
     static void apply(int16_t& entry, int bonus) { entry = int16_t(entry + bonus - entry * std::abs(bonus) / Limit); }
-    static size_t pawn_index(const Position& pos) { return pos.pawn_key() % Size; }
+    static uint32_t pawn_index(const Position& pos) { return uint32_t(pos.pawn_key() % Size); }
     // A hash of one side's knights, bishops, rooks, queens and king.
-    static size_t non_pawn_index(const Position& pos, Color c) {
+    static uint32_t non_pawn_index(const Position& pos, Color c) {
         uint64_t h = 0;
         for (PieceType t : {Knight, Bishop, Rook, Queen, King}) h = (h ^ pos.pieces(c, t)) * 0x9E3779B97F4A7C15ULL + t;
         h ^= h >> 29;
-        return size_t(h % Size);
+        return uint32_t(h % Size);
     }
     int continuation(const ContinuationContext& context) const {
         if (context.back1 == NoContinuation || context.back2 == NoContinuation) return 0;

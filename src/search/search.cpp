@@ -216,9 +216,9 @@ ContinuationContext Worker::continuation_context(int ply) const {
             ply >= 4 ? stack_[ply - 4].continuation : NoContinuation};
 }
 
-Score Worker::corrected_eval(const Position& pos, Score raw, int ply) const {
+Score Worker::corrected_eval(const CorrectionHistory::Keys& keys, Score raw, int ply) const {
     constexpr Score Limit = MateInMaxPly / 2;
-    return std::clamp(raw + corrections_.correction(pos, continuation_context(ply)), -Limit + 1, Limit - 1);
+    return std::clamp(raw + corrections_.correction(keys, continuation_context(ply)), -Limit + 1, Limit - 1);
 }
 
 void Worker::update_pv(int ply, Move m) {
@@ -375,6 +375,15 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         if (alpha >= beta) return alpha;
     }
 
+    // The correction history's entries, loaded while the table is probed: they are
+    // read at the static evaluation and updated at the end.
+    const ContinuationContext context = continuation_context(ply);
+    CorrectionHistory::Keys correction_keys{};
+    if (!in_check && !singular_search) {
+        correction_keys = CorrectionHistory::keys_of(pos);
+        corrections_.prefetch(correction_keys, context);
+    }
+
     // Step 5. Transposition table. A singular-extension search (one move excluded)
     // neither takes its cutoffs nor stores its result: the entry is the full node's.
     TTData tt;
@@ -435,7 +444,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         eval = ss.static_eval;  // the same node: already evaluated
     } else {
         raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
-        ss.static_eval = eval = corrected_eval(pos, raw_eval, ply);
+        ss.static_eval = eval = corrected_eval(correction_keys, raw_eval, ply);
         if (tt_hit && tt.score != NoScore && !is_decisive(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
              (tt.bound == Bound::Upper && tt.score < eval)))
@@ -521,7 +530,6 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (depth >= 4 && tt_move.is_null() && (PV || cut_node)) --depth;
 
     // Step 12. The move loop.
-    const ContinuationContext context = continuation_context(ply);
     MovePicker picker(pos, tt_move, history_, ply, context);
     const Score original_alpha = alpha;
     Score best = -Infinite;
@@ -715,7 +723,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         const bool noisy_best = !best_move.is_null() && (pos.is_capture(best_move) || best_move.kind() == Move::Promotion);
         if (!in_check && !noisy_best && !(bound == Bound::Lower && best <= ss.static_eval) &&
             !(bound == Bound::Upper && best >= ss.static_eval))
-            corrections_.update(pos, context, best - ss.static_eval, depth);
+            corrections_.update(correction_keys, context, best - ss.static_eval, depth);
 
         // Step 19. Store the result (not for secondary MultiPV lines, which exclude moves).
         if (!(root && pv_index_ > 0)) shared_.tt.store(pos.key(), ply, best_move, best, raw_eval, depth, bound, tt_pv);
@@ -733,6 +741,11 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     const bool in_check = pos.in_check();
     if (ply >= MaxPly - 1) return in_check ? 0 : evaluate(pos);
 
+    CorrectionHistory::Keys correction_keys{};
+    if (!in_check) {
+        correction_keys = CorrectionHistory::keys_of(pos);
+        corrections_.prefetch(correction_keys, continuation_context(ply));
+    }
     TTData tt;
     const bool tt_hit = shared_.tt.probe(pos.key(), ply, tt);
     const bool tt_pv = PV || (tt_hit && tt.pv);
@@ -747,7 +760,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     Score raw_eval = NoScore, eval = NoScore;
     if (!in_check) {
         raw_eval = tt_hit && tt.eval != NoScore ? tt.eval : evaluate(pos);
-        eval = corrected_eval(pos, raw_eval, ply);
+        eval = corrected_eval(correction_keys, raw_eval, ply);
         best = eval;
         if (tt_hit && tt.score != NoScore && !is_decisive(tt.score) &&
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||

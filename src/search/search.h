@@ -126,7 +126,7 @@ private:
     // The continuation indices of the moves 1, 2 and 4 plies before `ply`.
     ContinuationContext continuation_context(int ply) const;
     // The static evaluation plus the correction history's correction.
-    Score corrected_eval(const Position& pos, Score raw, int ply) const;
+    Score corrected_eval(const CorrectionHistory::Keys& keys, Score raw, int ply) const;
     // Sends the current root lines (MultiPV) as one iteration's info.
     void report(int depth);
     bool limits_reached_after_iteration(int depth);
