@@ -48,9 +48,9 @@ bool better_root_move(const RootMove& a, const RootMove& b) {
 
 // A stable sort of root moves that does not allocate: std::stable_sort takes a
 // temporary buffer from the heap on every call, and the search sorts the root moves
-// after every aspiration window (data generation: about 40 allocations a move
-// played). The lists are short and nearly sorted (a search reorders a few moves), so
-// insertion sort is also the cheaper one; moving a RootMove only moves its PV's pointer.
+// after every aspiration window. The lists are short and nearly sorted (an iteration
+// moves a few of them), so insertion sort moves few of them (each a few hundred
+// bytes with its inline PV).
 template <typename Better>
 void stable_sort_root_moves(std::vector<RootMove>::iterator first, std::vector<RootMove>::iterator last,
                             Better better) {
