@@ -24,15 +24,16 @@
 
 namespace {
 std::atomic<long> allocations{0};
+
+void* counted_allocation(std::size_t size) noexcept {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(size == 0 ? 1 : size);
+}
 }  // namespace
 
 // Every non-aligned form is replaced, so that each allocation is counted and freed by
 // the same pair (a sanitizer's own nothrow or array form would otherwise meet our
 // delete). The aligned forms keep their defaults, which pair among themselves.
-void* counted_allocation(std::size_t size) noexcept {
-    allocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(size == 0 ? 1 : size);
-}
 void* operator new(std::size_t size) {
     if (void* p = counted_allocation(size)) return p;
     throw std::bad_alloc();
