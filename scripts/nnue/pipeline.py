@@ -168,6 +168,26 @@ class Pipeline:
         if subprocess.run(command).returncode != 0:
             raise StepFailed("the match failed")
 
+    def status(self) -> None:
+        """Where the run stands, without running anything."""
+        target = self.args.positions
+        done = self.conversion()
+        line = f"data: {self.plies()} plies"
+        if done:
+            line += f"; last conversion {done['kept']} positions from {done['plies']} plies"
+            complete = done["plies"] == self.plies() and done["kept"] >= target
+        else:
+            line += f", about {math.ceil(target / KEPT_GUESS)} needed"
+            complete = False
+        print(f"{line} (target {target} positions){' (done)' if complete else ''}")
+        train_log = self.dir / f"{self.args.name}.log"
+        epochs = re.findall(r"^epoch (\d+)/(\d+): .*$", train_log.read_text(), re.M) if train_log.exists() else []
+        trained = self.trained.exists() and self.net.exists()
+        print(f"train: {'done, ' + str(self.net) if trained else 'epoch %s of %s' % epochs[-1] if epochs else 'not started'}")
+        if self.args.match_games:
+            played = self.pgn.read_text().count("[Result ") if self.pgn.exists() else 0
+            print(f"match: {played} of {self.args.match_games} games")
+
     def run(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.data()
@@ -189,6 +209,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--tc", default="10+0.1")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--poll", type=float, default=10.0, help="seconds between looks at datagen's progress")
+    ap.add_argument("--status", action="store_true", help="print where the run stands and exit")
     args = ap.parse_args(argv)
     if args.positions < 1:
         ap.error("--positions must be at least 1")
@@ -213,6 +234,9 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
+        if args.status:
+            Pipeline(args).status()
+            return 0
         Pipeline(args).run()
     except StepFailed as e:
         print(f"pipeline.py: {e}", file=sys.stderr)

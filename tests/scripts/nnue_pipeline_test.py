@@ -2,7 +2,8 @@
 """scripts/nnue/pipeline.py end to end on a tiny generation: self-play, conversion and
 training produce a net the engine loads; a rerun skips every finished step; a larger
 target continues the games and trains again; SIGTERM during data generation stops
-datagen cleanly, and the same command then finishes the job. Bad settings are refused.
+datagen cleanly, and the same command then finishes the job; --status reports without
+running anything. Bad settings are refused.
 
     nnue_pipeline_test.py ENGINE      (exit status 77: torch or matplotlib missing, skipped)
 
@@ -88,6 +89,10 @@ class PipelineTest(unittest.TestCase):
         self.assertIn(f"train: {net} (done)", again)
         self.assertNotIn("datagen:", again)
         self.assertEqual(net.read_bytes(), first)
+        status = self.ok(run_pipeline(self.dir, "g", 400, "--status", "--match-games", "2", "--baseline", "x.anet"))
+        self.assertRegex(status, r"(?m)^data: \d+ plies; last conversion \d+ positions .*\(done\)$")
+        self.assertIn(f"train: done, {net}", status)
+        self.assertIn("match: 0 of 2 games", status)
 
         # A larger target: the same games continue, and the net is trained again.
         plies = json.loads((self.dir / "g.convert.json").read_text())["plies"]
@@ -131,6 +136,13 @@ class PipelineTest(unittest.TestCase):
         no_engine[no_engine.index("--engine") + 1] = str(self.dir / "missing")
         self.assertEqual(subprocess.run(no_engine, capture_output=True, text=True, timeout=60).returncode, 2)
         self.assertFalse(any(self.dir.iterdir()))
+        # --status reads, never runs: a fresh directory stays empty (not even created).
+        fresh = self.dir / "fresh"
+        status = self.ok(subprocess.run(pipeline_command(fresh, "f", 1000, "--status"), capture_output=True,
+                                        text=True, timeout=60))
+        self.assertIn("data: 0 plies, about 1429 needed", status)
+        self.assertIn("train: not started", status)
+        self.assertFalse(fresh.exists())
 
 
 if __name__ == "__main__":
