@@ -30,3 +30,14 @@ def require(*modules: str) -> None:
     reexec()
     packages = " ".join("python3-" + m for m in missing)
     sys.exit(f"{os.path.basename(sys.argv[0])}: needs {', '.join(missing)}: apt-get install {packages}")
+
+
+def require_or_skip(*modules: str) -> None:
+    """For tests: as require(), but without the modules exits with status 77, which
+    CTest counts as skipped (SKIP_RETURN_CODE)."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if not missing:
+        return
+    reexec()
+    print(f"skipped: needs {', '.join(missing)} (apt-get install {' '.join('python3-' + m for m in missing)})")
+    sys.exit(77)

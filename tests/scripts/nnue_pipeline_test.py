@@ -13,19 +13,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "nnue"))
-import importlib.util  # noqa: E402
+import system_python  # noqa: E402
 
-if os.environ.get("ARBITER_NNUE_REEXEC") is None and any(
-        importlib.util.find_spec(m) is None for m in ("numpy", "torch", "matplotlib")):
-    import system_python  # noqa: E402
-
-    if os.path.exists(system_python.SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(system_python.SYSTEM_PYTHON):
-        os.environ["ARBITER_NNUE_REEXEC"] = "1"
-        os.execv(system_python.SYSTEM_PYTHON, [system_python.SYSTEM_PYTHON] + sys.argv)
-missing = [m for m in ("numpy", "torch", "matplotlib") if importlib.util.find_spec(m) is None]
-if missing:
-    print(f"skipped: needs {', '.join(missing)} (apt-get install python3-torch python3-matplotlib)")
-    sys.exit(77)
+system_python.require_or_skip("numpy", "torch", "matplotlib")
 
 import json  # noqa: E402
 import pathlib  # noqa: E402
