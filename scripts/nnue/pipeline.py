@@ -164,6 +164,8 @@ class Pipeline:
                    f"EvalFile={pathlib.Path(self.args.baseline).resolve()}", "--tc", self.args.tc, "--games",
                    str(left), "--concurrency", str(self.args.concurrency), "--pgn", str(self.pgn), "--seed",
                    str(7 + played)]
+        if self.args.book:
+            command += ["--book", str(pathlib.Path(self.args.book).resolve())]
         log(f"match: {played} games played, {left} to go: {shlex.join(command)}")
         if subprocess.run(command).returncode != 0:
             raise StepFailed("the match failed")
@@ -208,6 +210,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--baseline", help="the .anet to measure the new net against")
     ap.add_argument("--tc", default="10+0.1")
     ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--book", help="the match's openings (default: match.py's, 8moves_v3.epd of ../shared)")
     ap.add_argument("--poll", type=float, default=10.0, help="seconds between looks at datagen's progress")
     ap.add_argument("--status", action="store_true", help="print where the run stands and exit")
     args = ap.parse_args(argv)
