@@ -8,8 +8,8 @@ end of a working session), goes on where it stopped.
   2. convert  DIR/NAME.abin, replaced only when `arbiter convert` succeeds; when fewer than
               --positions were kept, back to step 1 for the plies still missing;
   3. train    DIR/NAME.anet with its log, loss curve and checkpoint (scripts/nnue/train.py,
-              resumed from DIR/NAME.pt); DIR/NAME.trained records the finished command and
-              the data it read, so more data or other settings train again;
+              resumed from DIR/NAME.pt); DIR/NAME.trained records the finished training's
+              settings and the data it read, so more data or other settings train again;
   4. match    with --match-games: the new net against --baseline, same engine (EvalFile
               for each side), scripts/match.py under fastchess, appended to
               DIR/NAME-match.pgn and resumed from the games already there.
@@ -132,8 +132,10 @@ class Pipeline:
                    str(self.checkpoint), "--log", str(self.dir / f"{self.args.name}.log"), "--out", str(self.net),
                    *shlex.split(self.args.train)]
         conversion = self.conversion()
-        # What the net is trained from: the command and the data it read.
-        recipe = json.dumps({"command": shlex.join(command), "plies": conversion["plies"], "kept": conversion["kept"]})
+        # What the net is trained from: the settings and the data (not where Python or
+        # the scripts live, so that a run moved to another checkout is still complete).
+        recipe = json.dumps({"train": shlex.split(self.args.train), "data": str(self.abin.resolve()),
+                             "plies": conversion["plies"], "kept": conversion["kept"]})
         if self.trained.exists() and self.net.exists() and self.trained.read_text().strip() == recipe:
             log(f"train: {self.net} (done)")
             return

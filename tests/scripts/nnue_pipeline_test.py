@@ -19,6 +19,7 @@ system_python.require_or_skip("numpy", "torch", "matplotlib")
 
 import json  # noqa: E402
 import pathlib  # noqa: E402
+import shutil  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -79,6 +80,12 @@ class PipelineTest(unittest.TestCase):
         self.assertIn(f"train: {net} (done)", again)
         self.assertNotIn("datagen:", again)
         self.assertEqual(net.read_bytes(), first)
+        # The same run driven from another copy of the scripts is still complete.
+        copy = self.dir / "scripts-copy"
+        shutil.copytree(ROOT / "scripts", copy)
+        moved = pipeline_command(self.dir, "g", 400)
+        moved[1] = str(copy / "nnue" / "pipeline.py")
+        self.assertIn(f"train: {net} (done)", self.ok(subprocess.run(moved, capture_output=True, text=True, timeout=600)))
         status = self.ok(run_pipeline(self.dir, "g", 400, "--status", "--match-games", "2", "--baseline", "x.anet"))
         self.assertRegex(status, r"(?m)^data: \d+ plies; last conversion \d+ positions .*\(done\)$")
         self.assertIn(f"train: done, {net}", status)
