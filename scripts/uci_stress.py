@@ -1326,6 +1326,10 @@ def model_go(words, legal):
                 i += 1
                 continue
             i += 1
+            if value < 0 and key not in ("wtime", "btime"):  # only a clock may be negative
+                errors.append(key)
+                i += 1
+                continue
             value = max(0, value)
             if key in ("wtime", "btime"):
                 limits["time"][key[0]] = value

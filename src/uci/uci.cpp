@@ -279,6 +279,12 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             }
             ++i;
             // Some GUIs send negative times when the clock is nearly out: treat as zero.
+            // Every other limit below zero is a mistake, and is left out like a bad number.
+            const bool is_clock = key == "wtime" || key == "btime";
+            if (*value < 0 && !is_clock) {
+                error(fmt::format("go {} needs a number of 0 or more, not {}", key, *value));
+                continue;
+            }
             const int64_t v = std::max<int64_t>(0, *value);
             if (key == "wtime") limits.time[White] = v;
             else if (key == "btime") limits.time[Black] = v;

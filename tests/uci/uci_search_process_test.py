@@ -518,6 +518,26 @@ def test_go_with_non_numeric_limit(binary):
         legal_from(e, "position startpos", [best_move_of(last)])
 
 
+def test_go_with_negative_limit(binary):
+    with Engine(binary) as e:
+        # A negative limit is refused and left out; the others still hold.
+        for command, error in [("go movetime -5 depth 3", "go movetime needs a number of 0 or more, not -5"),
+                               ("go nodes -1 depth 3", "go nodes needs a number of 0 or more, not -1"),
+                               ("go depth 3 mate -2", "go mate needs a number of 0 or more, not -2"),
+                               ("go depth 3 winc -10", "go winc needs a number of 0 or more, not -10")]:
+            e.send("position startpos")
+            lines, last = e.search(command, timeout=10)
+            check(errors_in(lines) == ["info string error: " + error], f"{command!r}: {errors_in(lines)}")
+            check(max(i["depth"] for i in infos(lines)) == 3, f"{command!r}: depth 3 not honoured after a bad limit")
+            legal_from(e, "position startpos", [best_move_of(last)])
+        # Clock times below zero are what some GUIs send when the clock is nearly out:
+        # taken as zero, without an error, and the engine still moves.
+        e.send("position startpos")
+        lines, last = e.search("go wtime -20 btime 1000", timeout=10)
+        check(not errors_in(lines), f"errors for a negative wtime: {errors_in(lines)}")
+        legal_from(e, "position startpos", [best_move_of(last)])
+
+
 def test_go_depth_non_numeric(binary):
     with Engine(binary) as e:
         e.send("position startpos")
@@ -832,6 +852,7 @@ TESTS = [
     test_castling_in_pv_printed_per_mode,
     test_bad_commands_and_options,
     test_go_with_non_numeric_limit,
+    test_go_with_negative_limit,
     test_go_depth_non_numeric,
     test_go_before_position,
     test_commands_during_search,
