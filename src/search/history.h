@@ -29,7 +29,9 @@ constexpr ContinuationIndex continuation_index(Piece moved, Square to) {
     return (color_of(moved) * 6 + type_of(moved)) * 64 + to;
 }
 
-// The type of the piece `m` captures: Pawn for en passant, NoPieceType for none.
+// The type of the piece `m` captures: Pawn for en passant, NoPieceType for castling.
+// A promotion that captures nothing also gets Pawn (an empty square's type bits): its
+// ordering and capture history treat it as winning a pawn besides the promotion.
 inline PieceType captured_type(const Position& pos, Move m) {
     if (m.kind() == Move::EnPassant) return Pawn;
     return m.kind() == Move::Castling ? NoPieceType : type_of(pos.piece_on(m.to()));
@@ -66,8 +68,7 @@ public:
         return quiet(c, m) + continuation(context.back1, current) + continuation(context.back2, current) +
                continuation(context.back4, current);
     }
-    // `captured` is the captured piece's type (Pawn for en passant; a promotion
-    // without capture counts as capturing a pawn's worth: NoPieceType maps to Pawn).
+    // `captured` is the captured piece's type (captured_type; NoPieceType maps to Pawn).
     int capture(Piece moved, Square to, PieceType captured) const {
         return capture_[piece_index(moved)][to][captured_index(captured)];
     }

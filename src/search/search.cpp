@@ -470,7 +470,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
         // Step 9. Null move pruning: if passing still beats beta, a real move will too
         // (not in pawn endgames, where zugzwang is common). At high depth a success is
-        // verified by a reduced search without null moves for this side, so that
+        // verified by a reduced search without null moves near its top, so that
         // zugzwang positions with pieces are not pruned away.
         if (!root && depth >= 3 && eval >= beta && ss.static_eval >= beta && !stack_[ply - 1].null_move &&
             ply >= nmp_min_ply_ && has_non_pawn_material(pos, pos.side_to_move())) {

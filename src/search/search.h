@@ -154,8 +154,8 @@ private:
     std::atomic<uint64_t> tb_hits_{0};
     History history_;
     CorrectionHistory corrections_;
-    // Null-move pruning is off for the side to move below this ply while a
-    // verification search runs (0: no verification running).
+    // Null-move pruning is off, for both sides, below this ply while a verification
+    // search runs (0: no verification running).
     int nmp_min_ply_ = 0;
     // Time management signals of the completed iterations (main thread).
     int best_move_stability_ = 0;
