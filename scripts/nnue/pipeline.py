@@ -17,8 +17,8 @@ end of a working session), goes on where it stopped.
 A step is skipped when its output is complete. The defaults are generation 3's recipe
 (nets/README.md); --datagen and --train replace the settings of those steps:
 
-  scripts/nnue/pipeline.py --engine build/arbiter --dir /data --name gen3 --positions 20000000 \\
-      --match-games 400 --baseline nets/arbiter-002.anet
+  scripts/nnue/pipeline.py --engine build/arbiter --dir /data --name gen4 --positions 20000000 \\
+      --match-games 400 --baseline nets/arbiter-003.anet
 
 Exit status: 0 when every step asked for is done, 1 when one failed, 130 on Ctrl-C.
 """

@@ -3,7 +3,7 @@
 // format `.anet` (specified in nets/README.md). Two architectures share the format:
 // - id 1: one output (generation 2's gen2-a, H = 256);
 // - id 2: eight outputs, one chosen per position by its piece count ("output
-//   buckets by material"), for generation 3.
+//   buckets by material"; generation 3's gen3-a, H = 384, the default net).
 // The hidden size H is read from the file; it is one of HiddenSizes. A Network only
 // ever comes out of load_network() (or a test building one by hand), which checks the
 // header, the size, the CRC and the weight ranges: the kernels rely on those ranges
