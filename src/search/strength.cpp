@@ -18,8 +18,9 @@ struct Anchor {
 
 // Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing at a
 // chosen strength"). Increasing in Elo; the first and last bound the option's range.
-// 1500 and 2000 hold against that ruler. From 2500 up they cannot yet: at 10+0.1
-// Arbiter at full strength scores about -180 against Stockfish's 2500, so 2500 is
+// 1500 and 2000 held against that ruler with the gen2-a net (gen3-a makes every level
+// stronger: to be measured again). From 2500 up they could not: at 10+0.1 Arbiter at
+// full strength with gen2-a scored about -180 against Stockfish's 2500, so 2500 is
 // nearly full strength (a node budget that rarely binds at that control, two lines
 // within 10 cp for variety) and 2800 on is full strength.
 constexpr double Unbounded = 1e12;
