@@ -78,7 +78,9 @@ to and only the new games are counted), never from the tool's console summary:
   - Protocol warnings: lines of the tool's output that contain "warning", "illegal",
     "disconnect", "crash" or "timeout", plus the entries of fastchess' warning log (-log
     level=warn) that its console did not show, except the per-game result lines and the
-    forfeit/crash messages and tallies, which the PGN already counts.
+    forfeit/crash messages and tallies, which the PGN already counts. Counted per player: a
+    warning belongs to the player it names (as a whole word); one naming neither or both is
+    reported as unattributed.
 
 Exit status: 0 clean; 1 Arbiter lost a game on time, by an illegal move or by a crash (with
 --strict also: any player did, or the tool printed a protocol warning); 2 usage error, missing
@@ -358,6 +360,16 @@ def log_warnings(log_lines: list[str], console: list[str]) -> list[str]:
     return messages
 
 
+def warnings_by_player(warnings: list[str], players: list[str]) -> dict[str, int]:
+    """How many warnings name each player (as a whole word), and under "" those naming none or both."""
+    counts = dict.fromkeys([*players, ""], 0)
+    patterns = {name: re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])") for name in players}
+    for warning in warnings:
+        named = [name for name in players if patterns[name].search(warning)]
+        counts[named[0] if len(named) == 1 else ""] += 1
+    return counts
+
+
 # --- Engines, books, tool command lines ------------------------------------------------------
 
 @dataclasses.dataclass
@@ -553,8 +565,11 @@ def report(tally: Tally, opponent: str, tc: str, sprt: tuple[float, float, float
         return f"{tally.engine} {tally.problem_count(kind, tally.engine)}, " \
                f"{opponent} {tally.problem_count(kind, opponent)}"
 
+    by_player = warnings_by_player(warnings, [tally.engine, opponent])
+    unattributed = f", unattributed {by_player['']}" if by_player[""] else ""
     lines.append(f"time forfeits: {per_player('time')}; illegal moves: {per_player('illegal')}; "
-                 f"crashes/disconnects: {per_player('crash')}; protocol warnings: {len(warnings)}")
+                 f"crashes/disconnects: {per_player('crash')}; protocol warnings: {tally.engine} "
+                 f"{by_player[tally.engine]}, {opponent} {by_player[opponent]}{unattributed}")
     lines += ["  " + game for game in tally.problem_games[:20]]
     lines += ["  warning: " + line.strip() for line in warnings[:20]]
     if len(warnings) > 20:

@@ -221,6 +221,25 @@ class WarningTest(unittest.TestCase):
         ]
         self.assertEqual(match.log_warnings(log, console), ["Engine X did not respond to uciok in time."])
 
+    def test_warnings_are_charged_to_the_player_they_name(self):
+        warnings = [
+            "Warning; Bestmove does not match beginning of last PV - move e1d1 from SF-1500",
+            "Warning; Bestmove does not match beginning of last PV - move b5c6 from SF-1500",
+            "Engine Arbiter-1500 did not respond to uciok in time.",
+            "Warning: unknown tool option",
+            "Engine Arbiter-1500 vs SF-1500 stalled",
+            # A name inside a longer one is not that name.
+            "Warning; Engine SF-15000 said something",
+        ]
+        self.assertEqual(match.warnings_by_player(warnings, ["Arbiter-1500", "SF-1500"]),
+                         {"Arbiter-1500": 1, "SF-1500": 2, "": 3})
+
+    def test_the_report_names_each_players_warnings(self):
+        tally = match.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
+        text = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, ["Warning; move e1d1 from B"])
+        self.assertIn("protocol warnings: A 0, B 1", text)
+        self.assertNotIn("unattributed", text)
+
 
 if __name__ == "__main__":
     unittest.main()
