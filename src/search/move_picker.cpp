@@ -82,9 +82,14 @@ Move MovePicker::next() {
             const Move m = pick_best(noisy_, noisy_cursor_);
             if (m.is_null()) break;
             if (m == tt_move_) continue;
-            // Underpromotions and losing captures wait until after the quiet moves.
+            // Underpromotions and losing captures wait until after the quiet moves. In
+            // the main search a capture that has done well lately may lose a little
+            // material by SEE (capture history / 64, at most 256 cp) and still count
+            // as good; quiescence searches only captures that lose nothing.
             const bool under_promotion = m.kind() == Move::Promotion && m.promotion() != Queen;
-            if (under_promotion || !see_ge(pos_, m, 0)) {
+            const int threshold =
+                quiescence_ ? 0 : -history_.capture(pos_.piece_on(m.from()), m.to(), captured_type(pos_, m)) / 64;
+            if (under_promotion || !see_ge(pos_, m, threshold)) {
                 bad_noisy_.push_back({m, 0});
                 continue;
             }

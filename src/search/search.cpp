@@ -8,6 +8,7 @@
 #include "chess/movegen.h"
 #include "eval/evaluate.h"
 #include "search/move_picker.h"
+#include "search/repetition.h"
 #include "search/see.h"
 #include "search/tunable.h"
 #include "syzygy/probe.h"
@@ -101,17 +102,22 @@ constexpr int TbProofDepthMargin = 4;
 // search: the child's key for repetitions and the move's changes for the accumulators.
 struct PathGuard {
     Worker& worker;
-    PathGuard(Worker& w, const Position& before, Move m, Key child_key) : worker(w) {
+    size_t saved_null_floor;
+    PathGuard(Worker& w, const Position& before, Move m, Key child_key)
+        : worker(w), saved_null_floor(w.null_move_floor_) {
         worker.keys_.push_back(child_key);
         worker.accumulators_.push(before, m);
     }
-    PathGuard(Worker& w, Key child_key) : worker(w) {
+    // A null move: no position before it can repeat after it.
+    PathGuard(Worker& w, Key child_key) : worker(w), saved_null_floor(w.null_move_floor_) {
         worker.keys_.push_back(child_key);
         worker.accumulators_.push_null();
+        worker.null_move_floor_ = worker.keys_.size() - 1;
     }
     ~PathGuard() {
         worker.keys_.pop_back();
         worker.accumulators_.pop();
+        worker.null_move_floor_ = saved_null_floor;
     }
     PathGuard(const PathGuard&) = delete;
     PathGuard& operator=(const PathGuard&) = delete;
@@ -128,6 +134,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
     keys_.reserve(window + MaxPly + 8);
     for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
     root_key_index_ = keys_.size() - 1;
+    null_move_floor_ = 0;
     if (shared_.network) accumulators_.reset(*shared_.network, root_);
     root_moves_.resize(root_moves.size());
     for (size_t i = 0; i < root_moves.size(); ++i) {
@@ -159,17 +166,9 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
 
 bool Worker::is_draw(const Position& pos) const {
     if (pos.halfmove_clock() >= 100) return !pos.in_check() || has_legal_move(pos);
-    // A repetition inside the search path counts as a draw at once (twofold); one
-    // reaching into the game before the root needs two earlier occurrences.
     const size_t current = keys_.size() - 1;
-    const size_t window = std::min<size_t>(pos.halfmove_clock(), current);
-    int earlier = 0;
-    for (size_t back = 4; back <= window; back += 2) {
-        const size_t index = current - back;
-        if (keys_[index] != pos.key()) continue;
-        if (index >= root_key_index_ || ++earlier == 2) return true;
-    }
-    return is_dead_position(pos);
+    const size_t oldest = std::max(current - std::min<size_t>(pos.halfmove_clock(), current), null_move_floor_);
+    return repeats_on_path(keys_, root_key_index_, oldest) || is_dead_position(pos);
 }
 
 Score Worker::evaluate(const Position& pos) {
@@ -389,12 +388,22 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     TTData tt;
     const bool tt_hit = !singular_search && shared_.tt.probe(pos.key(), ply, tt);
     const Move tt_move = root ? root_moves_[pv_index_].move : (tt_hit ? tt.move : Move());
-    const bool tt_pv = PV || (tt_hit && tt.pv);
+    // A singular-extension search is the same node: it keeps the node's flag.
+    const bool tt_pv = singular_search ? ss.tt_pv : PV || (tt_hit && tt.pv);
+    ss.tt_pv = tt_pv;
     if (!PV && tt_hit && tt.depth >= depth && tt.score != NoScore &&
         (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score >= beta) ||
          (tt.bound == Bound::Upper && tt.score <= alpha)) &&
-        pos.halfmove_clock() < 90)
+        pos.halfmove_clock() < 90) {
+        // A quiet hash move that beats beta here is rewarded as if it had cut off
+        // in a search: the ordering of the siblings learns from the table too.
+        if (tt.score >= beta && !tt_move.is_null() && !pos.is_capture(tt_move) &&
+            tt_move.kind() != Move::Promotion && is_legal(pos, tt_move))
+            history_.update_quiet(pos.side_to_move(), tt_move,
+                                  continuation_index(pos.piece_on(tt_move.from()), tt_move.to()), context,
+                                  History::bonus(depth));
         return tt.score;
+    }
     // The hash move is searched first: fetch its child's entry during the static
     // evaluation and the pruning steps.
     if (!tt_move.is_null() && is_legal(pos, tt_move)) shared_.tt.prefetch(pos.key_after(tt_move));
@@ -450,8 +459,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
              (tt.bound == Bound::Upper && tt.score < eval)))
             eval = tt.score;
     }
-    const bool improving = !in_check && ply >= 2 && stack_[ply - 2].static_eval != NoScore &&
-                           ss.static_eval > stack_[ply - 2].static_eval;
+    // Improving: better than our last static evaluation, two plies back, or four
+    // when we were in check then (no static evaluation).
+    const Score earlier_eval = ply >= 2 && stack_[ply - 2].static_eval != NoScore ? stack_[ply - 2].static_eval
+                               : ply >= 4                                          ? stack_[ply - 4].static_eval
+                                                                                   : NoScore;
+    const bool improving = !in_check && earlier_eval != NoScore && ss.static_eval > earlier_eval;
     history_.clear_killers(ply + 1);
     stack_[ply + 1].excluded = Move();
     stack_[ply + 1].double_extensions = ss.double_extensions;
@@ -464,16 +477,19 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             if (score <= alpha) return score;
         }
 
-        // Step 8. Reverse futility pruning: far above beta at low depth, stop here.
+        // Step 8. Reverse futility pruning: far above beta at low depth, stop here,
+        // returning a score halfway to beta (the margin says the eval is a guess; a
+        // fail-high by the whole margin overstates what is known).
         if (depth <= tune::rfp_depth && !is_decisive(beta) && eval - tune::rfp_margin * (depth - improving) >= beta)
-            return eval;
+            return (eval + beta) / 2;
 
         // Step 9. Null move pruning: if passing still beats beta, a real move will too
         // (not in pawn endgames, where zugzwang is common). At high depth a success is
         // verified by a reduced search without null moves near its top, so that
-        // zugzwang positions with pieces are not pruned away.
-        if (!root && depth >= 3 && eval >= beta && ss.static_eval >= beta && !stack_[ply - 1].null_move &&
-            ply >= nmp_min_ply_ && has_non_pawn_material(pos, pos.side_to_move())) {
+        // zugzwang positions with pieces are not pruned away. Not against a mate or
+        // tablebase bound: a reduced search cannot see the proof it would refute.
+        if (!root && depth >= 3 && !is_decisive(beta) && eval >= beta && ss.static_eval >= beta &&
+            !stack_[ply - 1].null_move && ply >= nmp_min_ply_ && has_non_pawn_material(pos, pos.side_to_move())) {
             const int r = tune::nmp_base_reduction + depth / tune::nmp_depth_divisor +
                           std::min((eval - beta) / tune::nmp_eval_divisor, 3);
             const Position child = pos.apply_null_move();
@@ -526,8 +542,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     }
 
     // Step 11. Internal iterative reduction: without a hash move, ordering is poor
-    // and a shallower search is nearly as good.
-    if (depth >= 4 && tt_move.is_null() && (PV || cut_node)) --depth;
+    // and a shallower search is nearly as good (not in a singular-extension search,
+    // which has no hash move because it skips the table, not for want of one).
+    if (depth >= 4 && tt_move.is_null() && (PV || cut_node) && !singular_search) --depth;
 
     // Step 12. The move loop.
     MovePicker picker(pos, tt_move, history_, ply, context);
@@ -538,6 +555,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     StaticVector<Move, 64> quiets_tried, noisy_tried;
     bool skip_quiets = false;
     const Position::CheckSquares check_squares = pos.check_squares();
+    // A capture or promotion as hash move: the quiet moves are less likely to matter.
+    const bool noisy_tt_move = !tt_move.is_null() && (pos.is_capture(tt_move) || tt_move.kind() == Move::Promotion);
 
     for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
         if (m == excluded) continue;
@@ -634,10 +653,18 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 r += cut_node ? 2 : 0;
                 r -= gives_check;
                 r -= history / tune::lmr_history_divisor;
+                r += quiet && noisy_tt_move;
                 r = std::clamp(r, 0, std::max(new_depth - 1, 0));
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if (score > alpha && r > 0)
-                    score = -negamax<false>(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                if (score > alpha && r > 0) {
+                    // The re-search goes a ply deeper when the reduced one beat the best
+                    // score by far, a ply shallower when it barely did (and not at all
+                    // when that is no deeper than the reduced search was).
+                    const int research_depth = new_depth + (score > best + tune::lmr_deeper_margin) -
+                                               (score < best + tune::lmr_shallower_margin);
+                    if (research_depth > new_depth - r)
+                        score = -negamax<false>(child, -alpha - 1, -alpha, research_depth, ply + 1, !cut_node);
+                }
             } else if (!PV || moves > 1) {
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             } else {

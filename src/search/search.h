@@ -109,6 +109,7 @@ private:
         Move excluded;  // the move a singular-extension search leaves out
         ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
+        bool tt_pv = false;  // the node is or was on a principal variation
         int double_extensions = 0;  // on the path to this node
     };
 
@@ -137,6 +138,9 @@ private:
     friend struct PathGuard;
     std::vector<Key> keys_;
     size_t root_key_index_ = 0;
+    // The index in keys_ of the position after the last null move on the path (0:
+    // none): repetitions are not looked for before it.
+    size_t null_move_floor_ = 0;
     eval::nnue::AccumulatorStack accumulators_;
 
     int id_;

@@ -7,6 +7,7 @@
 // rejected instead of used (Hyatt's lockless hashing). Moves read from the table are
 // still checked for legality before use: a 64-bit key can collide.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -48,9 +49,15 @@ public:
     // Permille of entries written in the current search, sampled over 1000 clusters.
     int hashfull() const;
 
-    // Mate and tablebase scores are stored relative to the node, not the root.
+    // Mate and tablebase scores are stored relative to the node, not the root. Read
+    // back far from the root, a distant one would leave the band of proven scores
+    // (and pass for an evaluation): it stays the farthest proven score instead.
     static Score to_tt(Score s, int ply) { return s >= TbWinInMaxPly ? s + ply : s <= -TbWinInMaxPly ? s - ply : s; }
-    static Score from_tt(Score s, int ply) { return s >= TbWinInMaxPly ? s - ply : s <= -TbWinInMaxPly ? s + ply : s; }
+    static Score from_tt(Score s, int ply) {
+        return s >= TbWinInMaxPly    ? std::max(s - ply, TbWinInMaxPly)
+               : s <= -TbWinInMaxPly ? std::min(s + ply, -TbWinInMaxPly)
+                                     : s;
+    }
 
 private:
     struct Entry {

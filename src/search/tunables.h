@@ -10,6 +10,9 @@
     X(lmr_base, 75, 0, 200, 10)                                                             \
     X(lmr_divisor, 225, 150, 400, 15)                                                       \
     X(lmr_history_divisor, 8192, 2048, 32768, 512)                                          \
+    /* LMR re-search one ply deeper / shallower by the reduced search's margin over best */ \
+    X(lmr_deeper_margin, 40, 10, 120, 6)                                                    \
+    X(lmr_shallower_margin, 10, 0, 40, 3)                                                   \
     /* Razoring, reverse futility and null move pruning */                                 \
     X(razor_depth, 3, 1, 6, 1)                                                              \
     X(razor_margin, 250, 100, 500, 20)                                                      \

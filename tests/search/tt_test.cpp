@@ -130,6 +130,21 @@ TEST_CASE("mate and tablebase scores are stored relative to the node", "[tt]") {
         REQUIRE(tt.probe(key, 2, data));
         CHECK(data.score == -TbWin + 2);
     }
+    SECTION("a proven score read back far from where it was found stays proven") {
+        // Found at the root: the node wins by the tables in 100 plies. Read back 120
+        // plies deep, 220 plies from the root, it would fall below TbWinInMaxPly (an
+        // evaluation of about 31,700 cp): it is the farthest proven score instead.
+        tt.store(key, 0, E2E4, TbWin - 100, 0, 6, Bound::Lower, false);
+        REQUIRE(tt.probe(key, 120, data));
+        CHECK(data.score == TbWinInMaxPly);
+        CHECK(is_decisive(data.score));
+        tt.store(key, 0, E2E4, -TbWin + 100, 0, 6, Bound::Upper, false);
+        REQUIRE(tt.probe(key, 120, data));
+        CHECK(data.score == -TbWinInMaxPly);
+        // Nearer, the distance is kept exactly.
+        REQUIRE(tt.probe(key, 20, data));
+        CHECK(data.score == -TbWin + 120);
+    }
     SECTION("ordinary scores are not adjusted") {
         for (Score s : {0, 1, -1, 500, -500, TbWinInMaxPly - 1, -(TbWinInMaxPly - 1)}) {
             tt.store(key, 10, E2E4, s, 0, 6, Bound::Exact, false);
