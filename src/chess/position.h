@@ -109,6 +109,8 @@ public:
     bool is_capture(Move m) const {
         return m.kind() == Move::EnPassant || (m.kind() != Move::Castling && board_[m.to()] != NoPiece);
     }
+    // A capture or a promotion (what GenKind::Noisy generates); every other move is quiet.
+    bool is_noisy(Move m) const { return is_capture(m) || m.kind() == Move::Promotion; }
     // Whether the pawn on `from` may legally capture en passant on `ep_square()`.
     bool en_passant_is_legal(Square from) const;
 

@@ -16,8 +16,7 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history
 MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history)
     : pos_(pos), history_(history), tt_move_(tt_move), quiescence_(!pos.in_check()) {
     // Out of check, quiescence searches only noisy moves, so a quiet hash move is dropped.
-    if (!tt_move_.is_null() && (!is_legal(pos_, tt_move_) || (quiescence_ && !pos_.is_capture(tt_move_) &&
-                                                              tt_move_.kind() != Move::Promotion)))
+    if (!tt_move_.is_null() && (!is_legal(pos_, tt_move_) || (quiescence_ && !pos_.is_noisy(tt_move_))))
         tt_move_ = Move();
 }
 
@@ -26,7 +25,7 @@ bool MovePicker::already_tried(Move m) const {
 }
 
 bool MovePicker::usable_quiet(Move m) const {
-    return !m.is_null() && m != tt_move_ && !pos_.is_capture(m) && m.kind() != Move::Promotion && is_legal(pos_, m);
+    return !m.is_null() && m != tt_move_ && !pos_.is_noisy(m) && is_legal(pos_, m);
 }
 
 void MovePicker::score_noisy() {

@@ -397,8 +397,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         pos.halfmove_clock() < 90) {
         // A quiet hash move that beats beta here is rewarded as if it had cut off
         // in a search: the ordering of the siblings learns from the table too.
-        if (tt.score >= beta && !tt_move.is_null() && !pos.is_capture(tt_move) &&
-            tt_move.kind() != Move::Promotion && is_legal(pos, tt_move))
+        if (tt.score >= beta && !tt_move.is_null() && !pos.is_noisy(tt_move) && is_legal(pos, tt_move))
             history_.update_quiet(pos.side_to_move(), tt_move,
                                   continuation_index(pos.piece_on(tt_move.from()), tt_move.to()), context,
                                   History::bonus(depth));
@@ -556,7 +555,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     bool skip_quiets = false;
     const Position::CheckSquares check_squares = pos.check_squares();
     // A capture or promotion as hash move: the quiet moves are less likely to matter.
-    const bool noisy_tt_move = !tt_move.is_null() && (pos.is_capture(tt_move) || tt_move.kind() == Move::Promotion);
+    const bool noisy_tt_move = !tt_move.is_null() && pos.is_noisy(tt_move);
 
     for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
         if (m == excluded) continue;
@@ -566,7 +565,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                          [m](const RootMove& rm) { return rm.move == m; });
             if (it == end) continue;
         }
-        const bool quiet = !pos.is_capture(m) && m.kind() != Move::Promotion;
+        const bool quiet = !pos.is_noisy(m);
         const bool gives_check = pos.gives_check(m, check_squares);
         // Moves that give check are never pruned: they may mate.
         if (quiet && skip_quiets && !gives_check) continue;
@@ -717,7 +716,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // tried before it are marked down (quiet ones only when a quiet move cut off).
     if (best >= beta && !best_move.is_null()) {
         const int bonus = History::bonus(depth);
-        const bool quiet_best = !pos.is_capture(best_move) && best_move.kind() != Move::Promotion;
+        const bool quiet_best = !pos.is_noisy(best_move);
         if (quiet_best) {
             const Color us = pos.side_to_move();
             history_.update_quiet(us, best_move, continuation_index(pos.piece_on(best_move.from()), best_move.to()),
@@ -747,7 +746,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // Step 18. Teach the correction history how far the static evaluation was
         // from the result, where the result is informative: a quiet (or no) best
         // move, and a bound on the side that disagrees with the evaluation.
-        const bool noisy_best = !best_move.is_null() && (pos.is_capture(best_move) || best_move.kind() == Move::Promotion);
+        const bool noisy_best = !best_move.is_null() && pos.is_noisy(best_move);
         if (!in_check && !noisy_best && !(bound == Bound::Lower && best <= ss.static_eval) &&
             !(bound == Bound::Upper && best >= ss.static_eval))
             corrections_.update(correction_keys, context, best - ss.static_eval, depth);

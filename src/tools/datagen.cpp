@@ -157,7 +157,7 @@ GameRecords SelfPlayer::play(uint64_t index, const std::atomic<bool>* abort) {
         const int white_score = pos.side_to_move() == White ? score : -score;
         out.game.plies.push_back(make_ply(move, white_score));
 
-        if (!pos.in_check() && !pos.is_capture(move) && move.kind() != Move::Promotion && !is_mate(score))
+        if (!pos.in_check() && !pos.is_noisy(move) && !is_mate(score))
             out.records.push_back(encode_record(pos, white_score, TrainingResult::Draw, chess960));
 
         const int sign = white_score >= config_.win_adjudication_cp ? 1 : white_score <= -config_.win_adjudication_cp ? -1 : 0;

@@ -142,6 +142,11 @@ std::string movegen_problem(const Position& pos) {
         if (!pos.is_capture(m) && m.kind() != Move::Promotion) return "noisy move " + to_uci(m, c960) + " is neither capture nor promotion";
     for (Move m : quiet)
         if (pos.is_capture(m) || m.kind() == Move::Promotion) return "quiet move " + to_uci(m, c960) + " is a capture or promotion";
+    // Position::is_noisy names the same partition.
+    for (Move m : noisy)
+        if (!pos.is_noisy(m)) return "noisy move " + to_uci(m, c960) + " is not is_noisy";
+    for (Move m : quiet)
+        if (pos.is_noisy(m)) return "quiet move " + to_uci(m, c960) + " is is_noisy";
 
     // Against the slow generator, castling aside (perft and the hand cases cover it).
     std::vector<uint16_t> without_castling;
