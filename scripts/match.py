@@ -9,7 +9,8 @@ usage:
   scripts/match.py --opponent ENGINE [--engine build/arbiter] [--engine-name Arbiter]
                    [--engine-option NAME=VALUE ...] [--opponent-proto auto|uci|xboard]
                    [--opponent-option NAME=VALUE ...] [--opponent-arg ARG ...] [--opponent-name NAME]
-                   [--tc 10+0.1] [--games 200 | --sprt ELO0 ELO1 ALPHA BETA [--games MAX]]
+                   [--tc 10+0.1 [--opponent-tc TC] | --nodes N]
+                   [--games 200 | --sprt ELO0 ELO1 ALPHA BETA [--games MAX]]
                    [--concurrency 1] [--book FILE] [--seed N] [--pgn FILE] [--chess960]
                    [--tool fastchess|cutechess] [--tool-arg ARG ...] [--strict] [--quiet]
 
@@ -24,6 +25,8 @@ examples:
   # SPRT of a new build against the previous one (fastchess), games saved
   scripts/match.py --engine build/arbiter --opponent ../base/build/arbiter --opponent-name base \\
                    --tc 10+0.1 --sprt 0 5 0.05 0.05 --concurrency 2 --pgn sprt.pgn
+  # time odds: Arbiter at 8+0.08 against Stockfish at one eighth of that
+  scripts/match.py --opponent /usr/games/stockfish --tc 8+0.08 --opponent-tc 1+0.01 --games 100
   # Glaurung (UCI) needs these three options; the script adds them itself (see "Known
   # opponents"), this is the explicit form
   scripts/match.py --opponent /usr/games/glaurung \\
@@ -41,7 +44,10 @@ printed seed (`--seed` repeats a run), each opening played twice with colours re
 directory outside the project first.
 
 Time control: `10+0.1` (10 s plus 0.1 s per move), `1+0.01`, `40/10` (40 moves in 10 s, repeating),
-`40/10+0.1`; cutechess' `40/1:30` is accepted too. The same control applies to both engines.
+`40/10+0.1`; cutechess' `40/1:30` is accepted too. The same control applies to both engines
+unless `--opponent-tc` gives the opponent its own (time odds); the tool then gets each engine's
+control in that engine's own arguments (`-engine ... tc=`), since a control given to `-each`
+would override both.
 `--nodes N` replaces the clock by N nodes per move (fastchess `tc=inf nodes=N`): the games then do
 not depend on the machine's load, which suits pruning and move-ordering changes.
 
@@ -468,17 +474,31 @@ class MatchPlan:
     pgn: pathlib.Path
     chess960: bool
     tool_args: list[str]
+    opponent_tc: str | None = None  # time odds: the opponent's own control
+
+    def engine_tcs(self) -> tuple[str, str] | None:
+        """(engine's, opponent's) control when they differ, else None (one control for both)."""
+        return (self.tc, self.opponent_tc) if self.opponent_tc else None
+
+    def describe_tc(self) -> str:
+        return f"{self.tc} against {self.opponent_tc}" if self.opponent_tc else self.tc
 
 
 def fastchess_command(exe: str, plan: MatchPlan, log: pathlib.Path) -> list[str]:
     cmd = [exe]
-    for engine in plan.engines:
+    own_tcs = plan.engine_tcs()
+    for index, engine in enumerate(plan.engines):
         cmd += ["-engine", f"cmd={engine.cmd}", f"name={engine.name}"]
         if engine.args:
             cmd.append("args=" + " ".join(engine.args))
         cmd += [f"option.{option}" for option in engine.options]
-    limit = ["tc=inf", plan.tc] if plan.tc.startswith("nodes=") else [f"tc={plan.tc}"]
-    cmd += ["-each", *limit,
+        if own_tcs:
+            cmd.append(f"tc={own_tcs[index]}")
+    if own_tcs:
+        limit = []
+    else:
+        limit = ["tc=inf", plan.tc] if plan.tc.startswith("nodes=") else [f"tc={plan.tc}"]
+    cmd += (["-each", *limit] if limit else []) + [
             "-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
             "-srand", str(plan.seed), "-rounds", str(plan.rounds), "-games", "2", "-repeat",
             "-concurrency", str(plan.concurrency),
@@ -495,12 +515,16 @@ def fastchess_command(exe: str, plan: MatchPlan, log: pathlib.Path) -> list[str]
 
 def cutechess_command(exe: str, plan: MatchPlan) -> list[str]:
     cmd = [exe]
-    for engine in plan.engines:
+    own_tcs = plan.engine_tcs()
+    for index, engine in enumerate(plan.engines):
         cmd += ["-engine", f"name={engine.name}", f"cmd={engine.cmd}", f"proto={engine.proto}"]
         cmd += [f"arg={arg}" for arg in engine.args]
         cmd += [f"option.{option}" for option in engine.options]
-    cmd += ["-each", f"tc={plan.tc}",
-            "-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
+        if own_tcs:
+            cmd.append(f"tc={own_tcs[index]}")
+    if not own_tcs:
+        cmd += ["-each", f"tc={plan.tc}"]
+    cmd += ["-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
             "-srand", str(plan.seed), "-rounds", str(plan.rounds), "-games", "2", "-repeat",
             "-concurrency", str(plan.concurrency), "-pgnout", str(plan.pgn)]
     if plan.sprt:
@@ -599,6 +623,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-opponent-defaults", action="store_true",
                         help="do not apply the known-opponent options, arguments and book")
     parser.add_argument("--tc", default="10+0.1", help="10+0.1, 1+0.01, 40/10 (repeating) ...")
+    parser.add_argument("--opponent-tc", metavar="TC",
+                        help="the opponent's own control, for time odds (default: --tc for both)")
     parser.add_argument("--nodes", type=int, metavar="N",
                         help="fixed nodes per move instead of a clock (fastchess only): results do not "
                              "depend on machine load, for pruning and ordering changes")
@@ -628,9 +654,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.games = games
     if args.nodes is None and not TC_FORMAT.match(args.tc):
         parser.error(f"--tc {args.tc!r}: expected seconds+increment (10+0.1) or moves/seconds (40/10)")
+    if args.opponent_tc is not None and not TC_FORMAT.match(args.opponent_tc):
+        parser.error(f"--opponent-tc {args.opponent_tc!r}: expected seconds+increment (1+0.01) or "
+                     f"moves/seconds (40/10)")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
     if args.nodes is not None:
+        if args.opponent_tc is not None:
+            parser.error("--opponent-tc gives a clock; it does not combine with --nodes")
         if args.nodes < 1:
             parser.error("--nodes must be at least 1")
         if args.tool == "cutechess":
@@ -676,7 +707,7 @@ def main(argv: list[str]) -> int:
         plan = MatchPlan((engine, opponent), args.tc, args.games // 2,
                          tuple(args.sprt) if args.sprt else None, args.concurrency, book, book_format,
                          args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31),
-                         pgn, args.chess960, args.tool_arg)
+                         pgn, args.chess960, args.tool_arg, args.opponent_tc)
     except UsageError as error:
         shutil.rmtree(scratch, ignore_errors=True)
         print(f"match.py: {error}", file=sys.stderr)
@@ -685,7 +716,7 @@ def main(argv: list[str]) -> int:
     try:
         log = scratch / "fastchess-warnings.log"
         cmd = fastchess_command(exe, plan, log) if tool == "fastchess" else cutechess_command(exe, plan)
-        print(f"{tool}: {engine.name} vs {opponent.name} ({opponent.proto}), tc {plan.tc}, "
+        print(f"{tool}: {engine.name} vs {opponent.name} ({opponent.proto}), tc {plan.describe_tc()}, "
               f"{'SPRT ' + ' '.join(f'{x:g}' for x in plan.sprt) + ', max ' if plan.sprt else ''}"
               f"{2 * plan.rounds} games, book {book.name} seed {plan.seed}, concurrency {plan.concurrency}",
               flush=True)
@@ -704,7 +735,7 @@ def main(argv: list[str]) -> int:
         tally = parse_pgn_results(text, engine.name)
         sprt = plan.sprt or DEFAULT_SPRT
         print()
-        print(report(tally, opponent.name, plan.tc, sprt, warnings))
+        print(report(tally, opponent.name, plan.describe_tc(), sprt, warnings))
         if args.pgn:
             print(f"games appended to {pgn}")
 

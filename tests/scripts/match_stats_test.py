@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks scripts/match.py's statistics and PGN parsing against hand-computed values."""
+import contextlib
 import importlib.util
+import io
 import math
 import pathlib
 import sys
@@ -239,6 +241,67 @@ class WarningTest(unittest.TestCase):
         text = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, ["Warning; move e1d1 from B"])
         self.assertIn("protocol warnings: A 0, B 1", text)
         self.assertNotIn("unattributed", text)
+
+
+class CommandLineTest(unittest.TestCase):
+    """The tool's command line, above all who gets which clock."""
+
+    @staticmethod
+    def plan(tc="10+0.1", opponent_tc=None):
+        engines = (match.EngineSpec("A", "/bin/a", "uci", ["Hash=16"], []),
+                   match.EngineSpec("B", "/bin/b", "uci", [], []))
+        return match.MatchPlan(engines, tc, 5, None, 2, pathlib.Path("book.epd"), "epd", 7,
+                               pathlib.Path("games.pgn"), False, [], opponent_tc)
+
+    @staticmethod
+    def engine_sections(cmd):
+        """The arguments of each -engine, and those of -each (None without one)."""
+        sections, each, current = [], None, None
+        for arg in cmd[1:]:
+            if arg.startswith("-"):
+                current = [] if arg in ("-engine", "-each") else None
+                if arg == "-engine":
+                    sections.append(current)
+                elif arg == "-each":
+                    each = current
+            elif current is not None:
+                current.append(arg)
+        return sections, each
+
+    def test_one_control_goes_to_each(self):
+        for build in (match.fastchess_command, match.cutechess_command):
+            cmd = build("tool", self.plan(), pathlib.Path("log")) if build is match.fastchess_command \
+                else build("tool", self.plan())
+            sections, each = self.engine_sections(cmd)
+            self.assertEqual(each, ["tc=10+0.1"])
+            self.assertFalse(any(arg.startswith("tc=") for section in sections for arg in section))
+
+    def test_time_odds_give_each_engine_its_own_control(self):
+        plan = self.plan("8+0.08", "1+0.01")
+        for cmd in (match.fastchess_command("tool", plan, pathlib.Path("log")),
+                    match.cutechess_command("tool", plan)):
+            sections, each = self.engine_sections(cmd)
+            # A control under -each would override both engines' own (fastchess applies it last).
+            self.assertIsNone(each)
+            self.assertIn("tc=8+0.08", sections[0])
+            self.assertIn("tc=1+0.01", sections[1])
+            self.assertNotIn("tc=1+0.01", sections[0])
+        self.assertEqual(plan.describe_tc(), "8+0.08 against 1+0.01")
+
+    def test_fixed_nodes_use_an_infinite_clock(self):
+        sections, each = self.engine_sections(
+            match.fastchess_command("tool", self.plan("nodes=40000"), pathlib.Path("log")))
+        self.assertEqual(each, ["tc=inf", "nodes=40000"])
+
+    def test_opponent_control_is_checked(self):
+        base = ["--opponent", "/bin/true", "--engine", "/bin/true"]
+        self.assertEqual(match.parse_args(base + ["--tc", "8+0.08", "--opponent-tc", "1+0.01"]).opponent_tc,
+                         "1+0.01")
+        for bad in (["--opponent-tc", "fast"], ["--nodes", "1000", "--opponent-tc", "1+0.01"]):
+            with self.subTest(bad=bad), self.assertRaises(SystemExit) as raised, \
+                    contextlib.redirect_stderr(io.StringIO()):
+                match.parse_args(base + bad)
+            self.assertEqual(raised.exception.code, 2)
 
 
 if __name__ == "__main__":
