@@ -20,10 +20,10 @@ struct Anchor {
 // chosen strength"). Increasing in Elo; the first and last bound the option's range.
 // 1500 and 2000 hold against that ruler with the gen3-a net (2000 took 150,000 nodes
 // with gen2-a; with gen3-a that scored +123.0, 70,000 scores -45.4). From 2500 up
-// they could not: at 10+0.1 Arbiter at full strength with gen2-a scored about -180
-// against Stockfish's 2500, so 2500 is nearly full strength (a node budget that
-// rarely binds at that control, two lines within 10 cp for variety) and 2800 on is
-// full strength; both are to be measured again with gen3-a.
+// they cannot yet: Stockfish's 2500 is stronger than Arbiter at full strength at
+// 10+0.1 (about -180 with gen2-a; -104 with gen3-a for this 2500), so 2500 is nearly
+// full strength (a node budget that rarely binds at that control, two lines within
+// 10 cp for variety) and 2800 on is full strength.
 constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
     {1320, 800, 5, 50, 200},
