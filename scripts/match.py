@@ -46,8 +46,8 @@ directory outside the project first.
 Time control: `10+0.1` (10 s plus 0.1 s per move), `1+0.01`, `40/10` (40 moves in 10 s, repeating),
 `40/10+0.1`; cutechess' `40/1:30` is accepted too. The same control applies to both engines
 unless `--opponent-tc` gives the opponent its own (time odds); the tool then gets each engine's
-control in that engine's own arguments (`-engine ... tc=`), since a control given to `-each`
-would override both.
+control in that engine's own arguments (`-engine ... tc=`) and none under `-each` (fastchess
+applies `-each` after the engines' own settings, so a control there would override both).
 `--nodes N` replaces the clock by N nodes per move (fastchess `tc=inf nodes=N`): the games then do
 not depend on the machine's load, which suits pruning and move-ordering changes.
 
@@ -477,7 +477,7 @@ class MatchPlan:
     opponent_tc: str | None = None  # time odds: the opponent's own control
 
     def engine_tcs(self) -> tuple[str, str] | None:
-        """(engine's, opponent's) control when they differ, else None (one control for both)."""
+        """(engine's, opponent's) control when the opponent has its own, else None (one for both)."""
         return (self.tc, self.opponent_tc) if self.opponent_tc else None
 
     def describe_tc(self) -> str:
@@ -494,12 +494,9 @@ def fastchess_command(exe: str, plan: MatchPlan, log: pathlib.Path) -> list[str]
         cmd += [f"option.{option}" for option in engine.options]
         if own_tcs:
             cmd.append(f"tc={own_tcs[index]}")
-    if own_tcs:
-        limit = []
-    else:
-        limit = ["tc=inf", plan.tc] if plan.tc.startswith("nodes=") else [f"tc={plan.tc}"]
-    cmd += (["-each", *limit] if limit else []) + [
-            "-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
+    if not own_tcs:
+        cmd += ["-each", *(["tc=inf", plan.tc] if plan.tc.startswith("nodes=") else [f"tc={plan.tc}"])]
+    cmd += ["-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
             "-srand", str(plan.seed), "-rounds", str(plan.rounds), "-games", "2", "-repeat",
             "-concurrency", str(plan.concurrency),
             "-pgnout", f"file={plan.pgn}", "append=true",
