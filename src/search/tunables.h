@@ -54,6 +54,6 @@
     X(eval_scale_base, 800, 600, 1024, 16)                                                  \
     X(eval_scale_per_unit, 4, 0, 8, 1)                                                     \
     /* Time: the share of the time pool one move gets in sudden death, in 10000ths:    */ \
-    /* base + growth * sqrt(game ply) (400 + 0: 1/25 at every move)                   */ \
-    X(tm_share_base, 400, 200, 800, 25)                                                     \
-    X(tm_share_growth, 0, 0, 60, 4)
+    /* base + growth * sqrt(game ply) (250 + 12: 1/40 at ply 0, 1/25 from ply 144)     */ \
+    X(tm_share_base, 250, 200, 800, 25)                                                     \
+    X(tm_share_growth, 12, 0, 60, 4)
