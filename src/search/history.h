@@ -78,6 +78,8 @@ public:
         for (ContinuationIndex previous : {context.back1, context.back2, context.back4})
             if (previous != NoContinuation) apply_bonus((*continuation_)[previous][current], bonus);
     }
+    // The butterfly table alone: a judgement of the move itself, not of its context.
+    void update_butterfly(Color c, Move m, int bonus) { apply_bonus(quiet_[c][m.from()][m.to()], bonus); }
     void update_capture(Piece moved, Square to, PieceType captured, int bonus) {
         apply_bonus(capture_[piece_index(moved)][to][captured_index(captured)], bonus);
     }

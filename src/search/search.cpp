@@ -464,6 +464,15 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                : ply >= 4                                          ? stack_[ply - 4].static_eval
                                                                                    : NoScore;
     const bool improving = !in_check && earlier_eval != NoScore && ss.static_eval > earlier_eval;
+    // The opponent's last quiet move is judged by what it did to the static
+    // evaluation: the sum of the two sides' evaluations is what the move changed.
+    if (!in_check && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move &&
+        stack_[ply - 1].static_eval != NoScore) {
+        const int change = ss.static_eval + stack_[ply - 1].static_eval;
+        history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move,
+                                  std::clamp(-tune::eval_change_bonus_mult * change / 8, -tune::eval_change_bonus_max,
+                                             tune::eval_change_bonus_max));
+    }
     history_.clear_killers(ply + 1);
     stack_[ply + 1].excluded = Move();
     stack_[ply + 1].double_extensions = ss.double_extensions;
@@ -493,6 +502,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                           std::min((eval - beta) / tune::nmp_eval_divisor, 3);
             const Position child = pos.apply_null_move();
             ss.null_move = true;
+            ss.quiet_move = false;
             ss.move = Move();
             ss.continuation = NoContinuation;
             Score score;
@@ -523,6 +533,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 shared_.tt.prefetch(pos.key_after(m));
                 const Position child = pos.apply(m);
                 ss.move = m;
+                ss.quiet_move = false;
                 ss.continuation = continuation_index(pos.piece_on(m.from()), m.to());
                 Score score;
                 {
@@ -634,6 +645,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // Made only now: most pruned moves never are.
         const Position child = pos.apply(m);
         ss.move = m;
+        ss.quiet_move = quiet;
         ss.continuation = current;
 
         Score score;
@@ -733,6 +745,15 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             history_.update_capture(pos.piece_on(n.from()), n.to(), captured_type(pos, n), -bonus);
     }
 
+    // Step 17a. A fail low here is a cutoff for the opponent's last move: a quiet
+    // one is rewarded as if it had cut off in a search.
+    if (best <= original_alpha && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move)
+        history_.update_quiet(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].continuation,
+                              continuation_context(ply - 1), History::bonus(depth));
+    // A fail high outside the principal variation is a bound found by a null-window
+    // search: pulled toward beta, more so at low depth, it overstates less.
+    if (!PV && best >= beta && !is_decisive(best) && !is_decisive(beta)) best = (best * depth + beta) / (depth + 1);
+
     Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
     // A PV node that probed a win or a loss searched on inside the proven bound
     // (Step 5a). A result outside it is replaced by the bound, which is then all
@@ -792,7 +813,8 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
             (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score > eval) ||
              (tt.bound == Bound::Upper && tt.score < eval)))
             best = tt.score;
-        if (best >= beta) return best;
+        // Standing pat beats beta: halfway between, since the eval is only a guess.
+        if (best >= beta) return is_decisive(best) || is_decisive(beta) ? best : (best + beta) / 2;
         alpha = std::max(alpha, best);
     }
 
@@ -810,6 +832,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         shared_.tt.prefetch(pos.key_after(m));
         const Position child = pos.apply(m);
         stack_[ply].move = m;
+        stack_[ply].quiet_move = !pos.is_noisy(m);
         stack_[ply].continuation = continuation_index(pos.piece_on(m.from()), m.to());
         Score score;
         if (PV) pv_length_[ply + 1] = 0;
@@ -829,6 +852,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         }
     }
     if (in_check && moves == 0) return mated_in(ply);
+    if (best > beta && !is_decisive(best) && !is_decisive(beta)) best = (best + beta) / 2;
 
     const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
     shared_.tt.store(pos.key(), ply, best_move, best, raw_eval, 0, bound, tt_pv);

@@ -109,6 +109,7 @@ private:
         Move excluded;  // the move a singular-extension search leaves out
         ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
+        bool quiet_move = false;  // the move made here was quiet
         bool tt_pv = false;  // the node is or was on a principal variation
         int double_extensions = 0;  // on the path to this node
     };

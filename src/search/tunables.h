@@ -43,6 +43,9 @@
     X(history_bonus_mult, 170, 50, 400, 15)                                                 \
     X(history_bonus_offset, 60, 0, 300, 15)                                                 \
     X(history_bonus_max, 1500, 600, 3000, 100)                                              \
+    /* The opponent's quiet move: mult / 8 times the eval change it made, capped       */ \
+    X(eval_change_bonus_mult, 64, 0, 200, 8)                                                \
+    X(eval_change_bonus_max, 1200, 200, 3000, 100)                                          \
     /* Correction history weights (128 = the table's value counted once) */                \
     X(corr_pawn_weight, 128, 0, 256, 8)                                                     \
     X(corr_non_pawn_weight, 64, 0, 256, 8)                                                  \

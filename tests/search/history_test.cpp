@@ -56,6 +56,20 @@ TEST_CASE("a quiet update reaches the butterfly entry and each continuation entr
     CHECK(h->quiet_score(White, NgF3, current, context) == 0);
 }
 
+TEST_CASE("a butterfly update leaves the continuation entries alone", "[search][history]") {
+    auto h = std::make_unique<History>();
+    const ContinuationIndex current = continuation_index(WKnight, F3);
+    const ContinuationContext context{AfterE5, AfterE4, NoContinuation};
+    h->update_butterfly(White, NgF3, 800);
+    CHECK(h->quiet(White, NgF3) == 800);
+    CHECK(h->continuation(AfterE5, current) == 0);
+    CHECK(h->continuation(AfterE4, current) == 0);
+    CHECK(h->quiet_score(White, NgF3, current, context) == 800);
+    CHECK(h->quiet(Black, NgF3) == 0);
+    h->update_butterfly(White, NgF3, -800);
+    CHECK(h->quiet(White, NgF3) <= 0);  // undone, and gravity took a little more
+}
+
 TEST_CASE("gravity keeps every entry within bounds and lets new results win", "[search][history]") {
     auto h = std::make_unique<History>();
     const ContinuationIndex current = continuation_index(WKnight, E5);
