@@ -1,7 +1,9 @@
 #pragma once
 // Move-ordering memory of one search thread:
 // - killer moves per ply (quiet moves that caused a cutoff at that ply);
-// - the butterfly history of quiet moves, by side, origin and destination;
+// - the butterfly history of quiet moves, by side, origin and destination, kept
+//   apart by whether the opponent attacks the origin and the destination (a move
+//   that saves a piece and one that walks into an attack are judged separately);
 // - continuation history: how a quiet move (piece, destination) fared after the
 //   moves one, two and four plies earlier (piece, destination), which captures
 //   follow-ups and plans;
@@ -51,7 +53,9 @@ public:
 
     void clear() {
         for (auto& side : quiet_)
-            for (auto& from : side) from.fill(0);
+            for (auto& from_threat : side)
+                for (auto& to_threat : from_threat)
+                    for (auto& from : to_threat) from.fill(0);
         for (auto& row : *continuation_) row.fill(0);
         for (auto& piece : capture_)
             for (auto& to : piece) to.fill(0);
@@ -59,13 +63,15 @@ public:
         for (auto& k : killers_) k = {};
     }
 
-    int quiet(Color c, Move m) const { return quiet_[c][m.from()][m.to()]; }
+    // `threats`: the squares the opponent attacks (Threats::any).
+    int quiet(Color c, Move m, Bitboard threats) const { return butterfly(c, m, threats); }
     int continuation(ContinuationIndex previous, ContinuationIndex current) const {
         return previous == NoContinuation ? 0 : (*continuation_)[previous][current];
     }
     // Butterfly plus the continuation terms: the quiet move's ordering score.
-    int quiet_score(Color c, Move m, ContinuationIndex current, const ContinuationContext& context) const {
-        return quiet(c, m) + continuation(context.back1, current) + continuation(context.back2, current) +
+    int quiet_score(Color c, Move m, Bitboard threats, ContinuationIndex current,
+                    const ContinuationContext& context) const {
+        return quiet(c, m, threats) + continuation(context.back1, current) + continuation(context.back2, current) +
                continuation(context.back4, current);
     }
     // `captured` is the captured piece's type (captured_type; NoPieceType maps to Pawn).
@@ -73,13 +79,14 @@ public:
         return capture_[piece_index(moved)][to][captured_index(captured)];
     }
 
-    void update_quiet(Color c, Move m, ContinuationIndex current, const ContinuationContext& context, int bonus) {
-        apply_bonus(quiet_[c][m.from()][m.to()], bonus);
+    void update_quiet(Color c, Move m, Bitboard threats, ContinuationIndex current, const ContinuationContext& context,
+                      int bonus) {
+        apply_bonus(butterfly(c, m, threats), bonus);
         for (ContinuationIndex previous : {context.back1, context.back2, context.back4})
             if (previous != NoContinuation) apply_bonus((*continuation_)[previous][current], bonus);
     }
     // The butterfly table alone: a judgement of the move itself, not of its context.
-    void update_butterfly(Color c, Move m, int bonus) { apply_bonus(quiet_[c][m.from()][m.to()], bonus); }
+    void update_butterfly(Color c, Move m, Bitboard threats, int bonus) { apply_bonus(butterfly(c, m, threats), bonus); }
     void update_capture(Piece moved, Square to, PieceType captured, int bonus) {
         apply_bonus(capture_[piece_index(moved)][to][captured_index(captured)], bonus);
     }
@@ -111,12 +118,21 @@ private:
         bonus = std::clamp(bonus, -Max, Max);
         h = int16_t(h + bonus - h * std::abs(bonus) / Max);
     }
+    static bool attacked(Bitboard threats, Square s) { return threats & square_bb(s); }
+    int16_t& butterfly(Color c, Move m, Bitboard threats) {
+        return quiet_[c][attacked(threats, m.from())][attacked(threats, m.to())][m.from()][m.to()];
+    }
+    int16_t butterfly(Color c, Move m, Bitboard threats) const {
+        return quiet_[c][attacked(threats, m.from())][attacked(threats, m.to())][m.from()][m.to()];
+    }
     static int piece_index(Piece p) { return color_of(p) * 6 + type_of(p); }
     static int captured_index(PieceType t) { return t == NoPieceType ? Pawn : t; }
 
     using ContinuationTable = std::array<std::array<int16_t, ContinuationSize>, ContinuationSize>;
 
-    std::array<std::array<std::array<int16_t, 64>, 64>, 2> quiet_{};
+    // [side][origin attacked][destination attacked][origin][destination]: 32 KB.
+    using Butterfly = std::array<std::array<int16_t, 64>, 64>;
+    std::array<std::array<std::array<Butterfly, 2>, 2>, 2> quiet_{};
     std::unique_ptr<ContinuationTable> continuation_;  // 1.2 MB: on the heap
     std::array<std::array<std::array<int16_t, 6>, 64>, 12> capture_{};
     std::array<std::array<Move, 64>, 12> counter_{};

@@ -5,11 +5,24 @@
 
 namespace arbiter::search {
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
+int threat_bonus(const Position& pos, Move m, const Threats& threats) {
+    const PieceType type = type_of(pos.piece_on(m.from()));
+    const Bitboard danger = type == Queen                    ? threats.by_rook
+                            : type == Rook                   ? threats.by_minor
+                            : type == Knight || type == Bishop ? threats.by_pawn
+                                                             : 0;
+    const bool from_attacked = danger & square_bb(m.from());
+    const bool to_attacked = danger & square_bb(m.to());
+    if (from_attacked == to_attacked) return 0;
+    const int value = type == Queen ? 16384 : type == Rook ? 12288 : 8192;
+    return from_attacked ? value : -value;
+}
+
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply, const Threats& threats,
                        const ContinuationContext& context)
     : pos_(pos), history_(history), tt_move_(tt_move),
       killers_{history.killers(ply)[0], history.killers(ply)[1]}, counter_(history.counter(context.back1)),
-      context_(context) {
+      context_(context), threats_(threats) {
     if (!tt_move_.is_null() && !is_legal(pos_, tt_move_)) tt_move_ = Move();
 }
 
@@ -42,7 +55,8 @@ void MovePicker::score_quiet() {
     const Color us = pos_.side_to_move();
     for (Scored& s : quiet_) {
         const ContinuationIndex current = continuation_index(pos_.piece_on(s.move.from()), s.move.to());
-        s.score = history_.quiet_score(us, s.move, current, context_);
+        s.score = history_.quiet_score(us, s.move, threats_.any, current, context_) +
+                  threat_bonus(pos_, s.move, threats_);
     }
 }
 

@@ -1,20 +1,27 @@
 #pragma once
 // Staged move ordering: the hash move, winning and equal captures (most valuable
 // victim first, then capture history; SEE >= 0), killers, the countermove, quiet
-// moves by history, then losing captures. Generation is
-// staged as well, so a cutoff by the hash move or a capture saves generating
-// the quiet moves.
+// moves by history and by the threats they escape or walk into, then losing
+// captures. Generation is staged as well, so a cutoff by the hash move or a capture
+// saves generating the quiet moves.
 
 #include "chess/movegen.h"
 #include "search/history.h"
+#include "search/threats.h"
 
 namespace arbiter::search {
 
+// A quiet move's ordering bonus for a threat it escapes (+) or walks into (-): a
+// queen attacked by a rook or anything cheaper, a rook by a minor piece or a pawn,
+// a knight or bishop by a pawn. Added to its history score.
+int threat_bonus(const Position& pos, Move m, const Threats& threats);
+
 class MovePicker {
 public:
-    // Main search: all moves. `context` holds the continuation indices of the moves
-    // one, two and four plies back.
-    MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
+    // Main search: all moves. `threats` are the squares the opponent attacks
+    // (threats_against_side_to_move); `context` holds the continuation indices of
+    // the moves one, two and four plies back.
+    MovePicker(const Position& pos, Move tt_move, const History& history, int ply, const Threats& threats,
                const ContinuationContext& context = {});
     // Quiescence: captures and promotions only (all evasions when in check).
     MovePicker(const Position& pos, Move tt_move, const History& history);
@@ -47,6 +54,7 @@ private:
     Move killers_[2];
     Move counter_;
     ContinuationContext context_;
+    Threats threats_;
     bool quiescence_ = false;
     Stage stage_ = Stage::TTMove;
     ScoredList noisy_, quiet_, bad_noisy_;

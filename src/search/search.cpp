@@ -10,6 +10,7 @@
 #include "search/move_picker.h"
 #include "search/repetition.h"
 #include "search/see.h"
+#include "search/threats.h"
 #include "search/tunable.h"
 #include "syzygy/probe.h"
 
@@ -398,7 +399,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // A quiet hash move that beats beta here is rewarded as if it had cut off
         // in a search: the ordering of the siblings learns from the table too.
         if (tt.score >= beta && !tt_move.is_null() && !pos.is_noisy(tt_move) && is_legal(pos, tt_move))
-            history_.update_quiet(pos.side_to_move(), tt_move,
+            history_.update_quiet(pos.side_to_move(), tt_move, threats_against_side_to_move(pos).any,
                                   continuation_index(pos.piece_on(tt_move.from()), tt_move.to()), context,
                                   History::bonus(depth));
         return tt.score;
@@ -469,7 +470,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (!in_check && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move &&
         stack_[ply - 1].static_eval != NoScore) {
         const int change = ss.static_eval + stack_[ply - 1].static_eval;
-        history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move,
+        history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].threats,
                                   std::clamp(-tune::eval_change_bonus_mult * change / 8, -tune::eval_change_bonus_max,
                                              tune::eval_change_bonus_max));
     }
@@ -557,7 +558,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (depth >= 4 && tt_move.is_null() && (PV || cut_node) && !singular_search) --depth;
 
     // Step 12. The move loop.
-    MovePicker picker(pos, tt_move, history_, ply, context);
+    const Threats threats = threats_against_side_to_move(pos);
+    ss.threats = threats.any;
+    MovePicker picker(pos, tt_move, history_, ply, threats, context);
     const Score original_alpha = alpha;
     Score best = -Infinite;
     Move best_move;
@@ -588,7 +591,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             shared_.on_current_move(m, moves + int(pv_index_), depth);
 
         const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
-        const int history = quiet ? history_.quiet_score(pos.side_to_move(), m, current, context)
+        const int history = quiet ? history_.quiet_score(pos.side_to_move(), m, threats.any, current, context)
                                   : history_.capture(pos.piece_on(m.from()), m.to(), captured_type(pos, m));
 
         // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
@@ -731,10 +734,11 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         const bool quiet_best = !pos.is_noisy(best_move);
         if (quiet_best) {
             const Color us = pos.side_to_move();
-            history_.update_quiet(us, best_move, continuation_index(pos.piece_on(best_move.from()), best_move.to()),
-                                  context, bonus);
+            history_.update_quiet(us, best_move, threats.any,
+                                  continuation_index(pos.piece_on(best_move.from()), best_move.to()), context, bonus);
             for (Move q : quiets_tried)
-                history_.update_quiet(us, q, continuation_index(pos.piece_on(q.from()), q.to()), context, -bonus);
+                history_.update_quiet(us, q, threats.any, continuation_index(pos.piece_on(q.from()), q.to()), context,
+                                      -bonus);
             history_.add_killer(ply, best_move);
             if (ply >= 1) history_.set_counter(stack_[ply - 1].continuation, best_move);
         } else {
@@ -748,8 +752,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // Step 17a. A fail low here is a cutoff for the opponent's last move: a quiet
     // one is rewarded as if it had cut off in a search.
     if (best <= original_alpha && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move)
-        history_.update_quiet(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].continuation,
-                              continuation_context(ply - 1), History::bonus(depth));
+        history_.update_quiet(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].threats,
+                              stack_[ply - 1].continuation, continuation_context(ply - 1), History::bonus(depth));
     // A fail high outside the principal variation is a bound found by a null-window
     // search: pulled toward beta, more so at low depth, it overstates less.
     if (!PV && best >= beta && !is_decisive(best) && !is_decisive(beta)) best = (best * depth + beta) / (depth + 1);
@@ -819,6 +823,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
     }
 
     MovePicker picker(pos, tt_hit ? tt.move : Move(), history_);
+    const Score futility_base = in_check ? -Infinite : eval + tune::qs_futility_margin;
     Move best_move;
     int moves = 0;
     const Score original_alpha = alpha;
@@ -828,6 +833,11 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         if (!in_check && m.kind() != Move::Promotion) {
             const PieceType victim = captured_type(pos, m);
             if (eval + eval::PieceValue[victim] + tune::qs_delta_margin <= alpha) continue;
+            // Futility: well below alpha, a capture that wins nothing by SEE will not get there.
+            if (futility_base <= alpha && !see_ge(pos, m, 1)) {
+                best = std::max(best, futility_base);
+                continue;
+            }
         }
         shared_.tt.prefetch(pos.key_after(m));
         const Position child = pos.apply(m);

@@ -110,6 +110,7 @@ private:
         ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
         bool quiet_move = false;  // the move made here was quiet
+        Bitboard threats = 0;     // the squares the opponent attacked here (Threats::any), for that move's history
         bool tt_pv = false;  // the node is or was on a principal variation
         int double_extensions = 0;  // on the path to this node
     };

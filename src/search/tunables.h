@@ -50,8 +50,9 @@
     X(corr_pawn_weight, 128, 0, 256, 8)                                                     \
     X(corr_non_pawn_weight, 64, 0, 256, 8)                                                  \
     X(corr_continuation_weight, 64, 0, 256, 8)                                              \
-    /* Quiescence delta pruning */                                                         \
+    /* Quiescence delta and futility pruning */                                            \
     X(qs_delta_margin, 200, 50, 400, 20)                                                    \
+    X(qs_futility_margin, 150, 50, 300, 15)                                                 \
     /* The net's eval scaled by (base + per_unit * material) / 1024; material in pawn  */ \
     /* units of the knights, bishops, rooks and queens on the board (62 at the start)  */ \
     X(eval_scale_base, 800, 600, 1024, 16)                                                  \

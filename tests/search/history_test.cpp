@@ -18,6 +18,7 @@ const Move NgF3(G1, F3), Ne5(F3, E5), Bb5(F1, B5);
 const ContinuationIndex AfterE5 = continuation_index(BPawn, E5);
 const ContinuationIndex AfterE4 = continuation_index(WPawn, E4);
 const ContinuationIndex AfterNc6 = continuation_index(BKnight, C6);
+constexpr Bitboard NoThreats = 0;
 
 }  // namespace
 
@@ -38,36 +39,55 @@ TEST_CASE("a quiet update reaches the butterfly entry and each continuation entr
     auto h = std::make_unique<History>();
     const ContinuationIndex current = continuation_index(WKnight, F3);
     const ContinuationContext context{AfterE5, AfterE4, NoContinuation};
-    CHECK(h->quiet_score(White, NgF3, current, context) == 0);
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current, context) == 0);
 
-    h->update_quiet(White, NgF3, current, context, 1000);
-    CHECK(h->quiet(White, NgF3) == 1000);
+    h->update_quiet(White, NgF3, NoThreats, current, context, 1000);
+    CHECK(h->quiet(White, NgF3, NoThreats) == 1000);
     CHECK(h->continuation(AfterE5, current) == 1000);
     CHECK(h->continuation(AfterE4, current) == 1000);
-    CHECK(h->quiet_score(White, NgF3, current, context) == 3000);  // butterfly + two continuations
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current, context) == 3000);  // butterfly + two continuations
     // Other sides, moves and contexts are untouched.
-    CHECK(h->quiet(Black, NgF3) == 0);
-    CHECK(h->quiet(White, Bb5) == 0);
+    CHECK(h->quiet(Black, NgF3, NoThreats) == 0);
+    CHECK(h->quiet(White, Bb5, NoThreats) == 0);
     CHECK(h->continuation(AfterNc6, current) == 0);
     CHECK(h->continuation(NoContinuation, current) == 0);
-    CHECK(h->quiet_score(White, NgF3, current, ContinuationContext{AfterNc6, NoContinuation, NoContinuation}) == 1000);
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current, ContinuationContext{AfterNc6, NoContinuation, NoContinuation}) == 1000);
 
     h->clear();
-    CHECK(h->quiet_score(White, NgF3, current, context) == 0);
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current, context) == 0);
+}
+
+TEST_CASE("the butterfly entry depends on whether the origin and destination are attacked", "[search][history]") {
+    auto h = std::make_unique<History>();
+    const ContinuationIndex current = continuation_index(WKnight, E5);
+    const ContinuationContext none{};
+    const Bitboard from_attacked = square_bb(F3), to_attacked = square_bb(E5);
+    h->update_quiet(White, Ne5, from_attacked, current, none, 1000);
+    CHECK(h->quiet(White, Ne5, from_attacked) == 1000);
+    CHECK(h->quiet(White, Ne5, from_attacked | square_bb(A1)) == 1000);  // other squares do not matter
+    CHECK(h->quiet(White, Ne5, NoThreats) == 0);
+    CHECK(h->quiet(White, Ne5, to_attacked) == 0);
+    CHECK(h->quiet(White, Ne5, from_attacked | to_attacked) == 0);
+    h->update_quiet(White, Ne5, to_attacked, current, none, -700);
+    CHECK(h->quiet(White, Ne5, to_attacked) == -700);
+    CHECK(h->quiet(White, Ne5, from_attacked) == 1000);
+    h->clear();
+    CHECK(h->quiet(White, Ne5, from_attacked) == 0);
+    CHECK(h->quiet(White, Ne5, to_attacked) == 0);
 }
 
 TEST_CASE("a butterfly update leaves the continuation entries alone", "[search][history]") {
     auto h = std::make_unique<History>();
     const ContinuationIndex current = continuation_index(WKnight, F3);
     const ContinuationContext context{AfterE5, AfterE4, NoContinuation};
-    h->update_butterfly(White, NgF3, 800);
-    CHECK(h->quiet(White, NgF3) == 800);
+    h->update_butterfly(White, NgF3, NoThreats, 800);
+    CHECK(h->quiet(White, NgF3, NoThreats) == 800);
     CHECK(h->continuation(AfterE5, current) == 0);
     CHECK(h->continuation(AfterE4, current) == 0);
-    CHECK(h->quiet_score(White, NgF3, current, context) == 800);
-    CHECK(h->quiet(Black, NgF3) == 0);
-    h->update_butterfly(White, NgF3, -800);
-    CHECK(h->quiet(White, NgF3) <= 0);  // undone, and gravity took a little more
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current, context) == 800);
+    CHECK(h->quiet(Black, NgF3, NoThreats) == 0);
+    h->update_butterfly(White, NgF3, NoThreats, -800);
+    CHECK(h->quiet(White, NgF3, NoThreats) <= 0);  // undone, and gravity took a little more
 }
 
 TEST_CASE("gravity keeps every entry within bounds and lets new results win", "[search][history]") {
@@ -75,20 +95,20 @@ TEST_CASE("gravity keeps every entry within bounds and lets new results win", "[
     const ContinuationIndex current = continuation_index(WKnight, E5);
     const ContinuationContext context{AfterNc6, NoContinuation, NoContinuation};
     for (int i = 0; i < 500; ++i) {
-        h->update_quiet(White, Ne5, current, context, 40'000);  // beyond Max: clamped
+        h->update_quiet(White, Ne5, NoThreats, current, context, 40'000);  // beyond Max: clamped
         h->update_capture(WKnight, E5, Pawn, 40'000);
-        CHECK(std::abs(h->quiet(White, Ne5)) <= History::Max);
+        CHECK(std::abs(h->quiet(White, Ne5, NoThreats)) <= History::Max);
         CHECK(std::abs(h->capture(WKnight, E5, Pawn)) <= History::Max);
     }
-    CHECK(h->quiet(White, Ne5) > History::Max * 9 / 10);
+    CHECK(h->quiet(White, Ne5, NoThreats) > History::Max * 9 / 10);
     // A near-saturated entry moves little for a reward, much for a penalty.
-    const int high = h->quiet(White, Ne5);
-    h->update_quiet(White, Ne5, current, context, 1000);
-    CHECK(h->quiet(White, Ne5) - high < 100);
-    h->update_quiet(White, Ne5, current, context, -1000);
-    CHECK(high - h->quiet(White, Ne5) > 1000);
-    for (int i = 0; i < 50; ++i) h->update_quiet(White, Ne5, current, context, -3000);
-    CHECK(h->quiet(White, Ne5) < 0);
+    const int high = h->quiet(White, Ne5, NoThreats);
+    h->update_quiet(White, Ne5, NoThreats, current, context, 1000);
+    CHECK(h->quiet(White, Ne5, NoThreats) - high < 100);
+    h->update_quiet(White, Ne5, NoThreats, current, context, -1000);
+    CHECK(high - h->quiet(White, Ne5, NoThreats) > 1000);
+    for (int i = 0; i < 50; ++i) h->update_quiet(White, Ne5, NoThreats, current, context, -3000);
+    CHECK(h->quiet(White, Ne5, NoThreats) < 0);
 }
 
 TEST_CASE("capture history is indexed by the captured type; a quiet promotion counts as a pawn", "[search][history]") {

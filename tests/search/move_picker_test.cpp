@@ -105,11 +105,13 @@ enum Phase { GoodNoisy, Killer, Quiet, BadNoisy };
 
 void check_main_order(const Position& pos, const Setup& setup) {
     auto history = std::make_unique<History>();
+    const Threats threats = threats_against_side_to_move(pos);
     for (Move k : setup.killers) history->add_killer(Ply, k);
     for (auto [m, bonus] : setup.history)
-        history->update_quiet(pos.side_to_move(), m, continuation_index(pos.piece_on(m.from()), m.to()), {}, bonus);
+        history->update_quiet(pos.side_to_move(), m, threats.any, continuation_index(pos.piece_on(m.from()), m.to()),
+                              {}, bonus);
 
-    MovePicker picker(pos, setup.tt, *history, Ply);
+    MovePicker picker(pos, setup.tt, *history, Ply, threats);
     const Drained got = drain(picker);
     INFO(pos.fen() << " tt " << to_uci(setup.tt, false) << "\nsequence: " << names(got.moves));
 
@@ -137,9 +139,10 @@ void check_main_order(const Position& pos, const Setup& setup) {
         INFO("move " << i << " " << to_uci(m, false) << " phase " << int(phase));
         CHECK(phase >= previous);
         CHECK(got.bad_stage[i] == (phase == BadNoisy));
-        // Within a stage: captures by MVV-LVA, quiets by history, killers in their slot order.
+        // Within a stage: captures by MVV-LVA, quiets by history and threats, killers in their slot order.
         const int key = phase == GoodNoisy ? mvv_lva(pos, m)
-                        : phase == Quiet   ? history->quiet(pos.side_to_move(), m)
+                        : phase == Quiet   ? history->quiet(pos.side_to_move(), m, threats.any) +
+                                                 threat_bonus(pos, m, threats)
                         : phase == Killer  ? (m == killers[0] ? 1 : 0)
                                            : 0;
         if (phase == previous && i > first) CHECK(key <= previous_key);
@@ -192,11 +195,13 @@ TEST_CASE("main picker: TT move first, killers after good captures", "[picker]")
     auto history = std::make_unique<History>();
     history->add_killer(Ply, k2);
     history->add_killer(Ply, k1);  // k1 is now the first killer
+    // Its history outweighs the bonus of the knight on c3 escaping the pawn on b4.
     const Move favourite = *parse_uci(pos, "a1b1");
-    history->update_quiet(White, favourite, continuation_index(pos.piece_on(favourite.from()), favourite.to()), {},
-                          2000);
+    const Threats threats = threats_against_side_to_move(pos);
+    history->update_quiet(White, favourite, threats.any,
+                          continuation_index(pos.piece_on(favourite.from()), favourite.to()), {}, 12000);
 
-    MovePicker picker(pos, tt, *history, Ply);
+    MovePicker picker(pos, tt, *history, Ply, threats);
     const std::vector<Move> seq = drain(picker).moves;
     INFO(names(seq));
     REQUIRE(seq.size() == legal_moves(pos).size());
@@ -222,7 +227,7 @@ TEST_CASE("main picker skips an illegal TT move and illegal killers", "[picker]"
     history->add_killer(Ply, Move(E2, E5));  // no piece moves like that
     for (Move tt : {Move(E7, E5), Move(D1, D3), Move(E1, G1, Move::Castling), Move(A2, A3, Move::Promotion, Queen)}) {
         REQUIRE_FALSE(is_legal(pos, tt));
-        MovePicker picker(pos, tt, *history, Ply);
+        MovePicker picker(pos, tt, *history, Ply, threats_against_side_to_move(pos));
         const std::vector<Move> seq = drain(picker).moves;
         CHECK(sorted_raw(seq) == sorted_raw(to_vector(legal_moves(pos))));
     }
@@ -292,7 +297,7 @@ TEST_CASE("pickers on a position without legal moves return nothing", "[picker]"
     for (std::string_view fen : {"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}) {
         const Position pos = parse(fen);
         auto history = std::make_unique<History>();
-        MovePicker main(pos, Move(H8, G8), *history, Ply);
+        MovePicker main(pos, Move(H8, G8), *history, Ply, threats_against_side_to_move(pos));
         CHECK(main.next().is_null());
         MovePicker quiescence(pos, Move(H8, G8), *history);
         CHECK(quiescence.next().is_null());
