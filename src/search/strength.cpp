@@ -18,17 +18,18 @@ struct Anchor {
 
 // Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing at a
 // chosen strength"). Increasing in Elo; the first and last bound the option's range.
-// 1500 and 2000 hold against that ruler with the gen3-a net (2000 took 150,000 nodes
-// with gen2-a; with gen3-a that scored +123.0, 70,000 scores -45.4). From 2500 up
-// they cannot yet: Stockfish's 2500 is stronger than Arbiter at full strength at
-// 10+0.1 (about -180 with gen2-a; -104 with gen3-a for this 2500), so 2500 is nearly
-// full strength (a node budget that rarely binds at that control, two lines within
-// 10 cp for variety) and 2800 on is full strength.
+// The node budgets follow the search: search batches 2 and 3 made a node worth more
+// (at the old budgets +158 at 1500, +143 at 2000), so 1500 went from 4,000 to 1,650
+// nodes and 2000 from 70,000 to 50,000, each set by matches against the old level
+// (1320's budget scaled with 1500's). 2500 is nearly full strength (a node budget
+// that rarely binds at 10+0.1, two lines within 10 cp for variety): -63.2 against
+// Stockfish's 2500 with batch 3. 2800 on is full strength, still below Stockfish's
+// 2800.
 constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
-    {1320, 800, 5, 50, 200},
-    {1500, 4'000, 5, 30, 150},
-    {2000, 70'000, 3, 8, 40},
+    {1320, 330, 5, 50, 200},
+    {1500, 1'650, 5, 30, 150},
+    {2000, 50'000, 3, 8, 40},
     {2500, 2'000'000, 2, 2, 10},
     {2800, Unbounded, 1, 0, 0},
     {3000, Unbounded, 1, 0, 0},
