@@ -360,7 +360,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (depth <= 0 && !in_check) return quiescence<PV>(pos, alpha, beta, ply);
     depth = std::max(depth, 1);
 
-    // Step 2. Bookkeeping and the stop signal.
+    // Step 2. Bookkeeping and the stop signal (a node entered after the stop, by a
+    // re-search that did not look, is not counted: the node limit stays exact).
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     count_node();
     if (should_stop_now()) return 0;
     seldepth_ = std::max(seldepth_, ply + 1);
@@ -785,6 +787,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 template <bool PV>
 Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) {
     if (PV) pv_length_[ply] = 0;
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     count_node();
     if (should_stop_now()) return 0;
     seldepth_ = std::max(seldepth_, ply + 1);
