@@ -187,8 +187,11 @@ Score Worker::evaluate(const Position& pos) {
     return std::clamp(Score(scaled), -Limit, Limit);
 }
 
-bool Worker::should_stop_now() {
-    if (shared_.stop.load(std::memory_order_relaxed)) return true;
+bool Worker::enter_node() {
+    // A node entered after the stop (by a re-search that did not look) is not
+    // counted: the node limit stays exact.
+    if (shared_.stop.load(std::memory_order_relaxed)) return false;
+    count_node();
     const SearchLimits& limits = shared_.limits;
     // The node limit is exact with one thread; with several, every thread sums all
     // counters every 256 of its nodes (one descheduled thread cannot let the others
@@ -197,17 +200,17 @@ bool Worker::should_stop_now() {
         const uint64_t searched = shared_.threads == 1 ? nodes() : (nodes() & 255) == 0 ? shared_.total_nodes() : 0;
         if (searched >= limits.nodes) {
             shared_.stop = true;
-            return true;
+            return false;
         }
     }
-    if (id_ != 0) return false;
+    if (id_ != 0) return true;
     // Reading the clock costs more than a node: look every 1024 nodes.
     if ((nodes() & 1023) == 0 && !shared_.pondering.load(std::memory_order_relaxed) &&
         shared_.budget.hard_ms != TimeBudget::Unlimited && shared_.elapsed_ms() >= shared_.budget.hard_ms) {
         shared_.stop = true;
-        return true;
+        return false;
     }
-    return false;
+    return true;
 }
 
 ContinuationContext Worker::continuation_context(int ply) const {
@@ -360,11 +363,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (depth <= 0 && !in_check) return quiescence<PV>(pos, alpha, beta, ply);
     depth = std::max(depth, 1);
 
-    // Step 2. Bookkeeping and the stop signal (a node entered after the stop, by a
-    // re-search that did not look, is not counted: the node limit stays exact).
-    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-    count_node();
-    if (should_stop_now()) return 0;
+    // Step 2. Bookkeeping and the stop signal.
+    if (!enter_node()) return 0;
     seldepth_ = std::max(seldepth_, ply + 1);
 
     if (!root) {
@@ -787,9 +787,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 template <bool PV>
 Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) {
     if (PV) pv_length_[ply] = 0;
-    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-    count_node();
-    if (should_stop_now()) return 0;
+    if (!enter_node()) return 0;
     seldepth_ = std::max(seldepth_, ply + 1);
     if (is_draw(pos)) return 0;
     const bool in_check = pos.in_check();
@@ -845,7 +843,6 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
         shared_.tt.prefetch(pos.key_after(m));
         const Position child = pos.apply(m);
         stack_[ply].move = m;
-        stack_[ply].quiet_move = !pos.is_noisy(m);
         stack_[ply].continuation = continuation_index(pos.piece_on(m.from()), m.to());
         Score score;
         if (PV) pv_length_[ply + 1] = 0;

@@ -123,7 +123,9 @@ private:
     bool is_draw(const Position& pos) const;
     // The static evaluation of `pos`, the position at the top of the search path.
     Score evaluate(const Position& pos);
-    bool should_stop_now();
+    // Counts a node and reports whether to search it: false once the stop is up or
+    // a node or time limit is reached (which raises the stop).
+    bool enter_node();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);
     // The continuation indices of the moves 1, 2 and 4 plies before `ply`.
