@@ -82,6 +82,10 @@ public:
     void update_quiet(Color c, Move m, Bitboard threats, ContinuationIndex current, const ContinuationContext& context,
                       int bonus) {
         apply_bonus(butterfly(c, m, threats), bonus);
+        update_continuation(current, context, bonus);
+    }
+    // The continuation terms alone: how the move fared after these earlier moves.
+    void update_continuation(ContinuationIndex current, const ContinuationContext& context, int bonus) {
         for (ContinuationIndex previous : {context.back1, context.back2, context.back4})
             if (previous != NoContinuation) apply_bonus((*continuation_)[previous][current], bonus);
     }

@@ -604,17 +604,28 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     skip_quiets = true;
                     continue;
                 }
+                // The depth this move would be searched at after late move reduction:
+                // futility and SEE pruning judge the move at that depth.
+                const int lmr_depth =
+                    std::max(depth - 1 - reduction(depth, moves) + history / tune::lmr_history_divisor, 0);
                 // Futility pruning: even a good quiet move will not reach alpha.
-                if (!in_check && depth <= tune::futility_depth &&
-                    eval + tune::futility_base + tune::futility_per_depth * depth <= alpha) {
+                if (!in_check && lmr_depth <= tune::futility_depth &&
+                    eval + tune::futility_base + tune::futility_per_depth * lmr_depth <= alpha) {
                     skip_quiets = true;
                     continue;
                 }
                 // History pruning: a quiet move that has failed everywhere lately.
                 if (depth <= tune::history_prune_depth && history < -tune::history_prune_margin * depth) continue;
-                if (depth <= 7 && !see_ge(pos, m, -tune::see_quiet_margin * depth)) continue;
-            } else if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) {
-                continue;
+                if (lmr_depth <= 7 && !see_ge(pos, m, -tune::see_quiet_margin * lmr_depth)) continue;
+            } else {
+                // Capture futility: even winning the captured piece (and what the capture
+                // history expects beyond it) leaves this node below alpha.
+                if (!in_check && depth <= tune::capture_futility_depth && m.kind() != Move::Promotion &&
+                    eval + eval::PieceValue[captured_type(pos, m)] + tune::capture_futility_base +
+                            tune::capture_futility_per_depth * depth + history / 16 <=
+                        alpha)
+                    continue;
+                if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) continue;
             }
         }
 
@@ -678,8 +689,14 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     // when that is no deeper than the reduced search was).
                     const int research_depth = new_depth + (score > best + tune::lmr_deeper_margin) -
                                                (score < best + tune::lmr_shallower_margin);
-                    if (research_depth > new_depth - r)
+                    if (research_depth > new_depth - r) {
                         score = -negamax<false>(child, -alpha - 1, -alpha, research_depth, ply + 1, !cut_node);
+                        // The re-search's verdict teaches the continuation history at once.
+                        if (quiet && !shared_.stop.load(std::memory_order_relaxed)) {
+                            const int bonus = History::bonus(research_depth);
+                            history_.update_continuation(current, context, score > alpha ? bonus : -bonus);
+                        }
+                    }
                 }
             } else if (!PV || moves > 1) {
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
