@@ -33,10 +33,11 @@
     X(see_quiet_margin, 60, 20, 120, 6)                                                     \
     X(see_noisy_margin, 100, 40, 160, 8)                                                    \
     X(history_prune_depth, 4, 1, 8, 1)                                                      \
+    X(history_prune_margin, 3000, 500, 8000, 250)                                           \
+    /* Capture futility: victim + base + per_depth * depth + capture history / 16        */ \
     X(capture_futility_depth, 6, 3, 10, 1)                                                  \
     X(capture_futility_base, 180, 60, 400, 15)                                              \
     X(capture_futility_per_depth, 150, 60, 300, 10)                                         \
-    X(history_prune_margin, 3000, 500, 8000, 250)                                           \
     /* Singular extensions (beta margin in sixteenths of a centipawn per depth) */         \
     X(singular_depth, 7, 5, 10, 1)                                                          \
     X(singular_beta_margin, 24, 8, 48, 2)                                                   \
