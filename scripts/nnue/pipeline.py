@@ -15,7 +15,9 @@ end of a working session), goes on where it stopped.
               DIR/NAME-match.pgn and resumed from the games already there.
 
 A step is skipped when its output is complete. The defaults are generation 3's recipe
-(nets/README.md); --datagen and --train replace the settings of those steps:
+(nets/README.md); --datagen and --train replace the settings of those steps, and
+--king-buckets 4 trains architecture 3 (king input buckets; the default settings' --mirror,
+meaningless for it, is then left out):
 
   scripts/nnue/pipeline.py --engine build/arbiter --dir /data --name gen4 --positions 20000000 \\
       --match-games 400 --baseline nets/arbiter-003.anet
@@ -208,6 +210,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--positions", type=int, required=True, help="training positions to reach after conversion")
     ap.add_argument("--datagen", default=GEN3_DATAGEN, help=f"datagen settings (default: {GEN3_DATAGEN})")
     ap.add_argument("--train", default=GEN3_TRAIN, help=f"train.py settings (default: {GEN3_TRAIN})")
+    ap.add_argument("--king-buckets", type=int, default=1, choices=(1, 4),
+                    help="4: add train.py's --king-buckets 4 (architecture 3) to the train settings, without the "
+                         "default settings' --mirror (default 1: the settings as they are)")
     ap.add_argument("--match-games", type=int, default=0, help="games against --baseline after training (0: none)")
     ap.add_argument("--baseline", help="the .anet to measure the new net against")
     ap.add_argument("--tc", default="10+0.1")
@@ -227,6 +232,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     for flag in ("--output", "--format", "--games"):
         if flag in shlex.split(args.datagen):
             ap.error(f"--datagen: {flag} is the pipeline's to set")
+    if args.king_buckets > 1:
+        train = shlex.split(args.train)
+        if any(a.split("=")[0] == "--king-buckets" for a in train):
+            ap.error("--king-buckets is given both as a pipeline option and in --train")
+        if args.train == GEN3_TRAIN:
+            train.remove("--mirror")
+        elif "--mirror" in train:
+            ap.error(f"--king-buckets {args.king_buckets} with --mirror in --train: king-bucketed inputs are "
+                     "already mirrored by the king's file; drop --mirror")
+        # Folded into the train settings, so that the recipe (NAME.trained) records it.
+        args.train = shlex.join(train + ["--king-buckets", str(args.king_buckets)])
     args.engine = str(pathlib.Path(args.engine).resolve())
     return args
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Trainer of Arbiter's NNUE: (768 -> H) x 2 -> 1 x B, SCReLU, on `.abin` self-play data.
+"""Trainer of Arbiter's NNUE: (768 [x 4] -> H) x 2 -> 1 x B, SCReLU, on `.abin` self-play data.
 
     python3 scripts/nnue/train.py --data data/*.abin --epochs 20 --out nets/arbiter-003.anet \
         --hidden 384 --buckets 8 --checkpoint run1.pt --log run1.log     (loss curve: run1.png)
 
 The float network (nets/README.md), H = --hidden, B = --buckets (1: architecture 1,
-8: architecture 2, output buckets by material):
+8: architecture 2, output buckets by material), with --king-buckets 4 architecture 3
+(the features indexed by the perspective's king bucket, mirrored when its king is on
+files e-h; 3072 rows):
     a_us   = b + sum of W[f] over the side to move's active features     (and a_them likewise)
     k      = (pieces - 2) // 4 clipped to 0..7 with 8 buckets, else 0
     y      = sum_i screlu(a_us)_i * w[k]_i + sum_i screlu(a_them)_i * w[k]_{H+i} + c[k]
@@ -20,10 +22,17 @@ straight-through gradients, so the float net being optimised is the quantised on
 output weights are small (|w| ~ 0.05, a few steps of 1/64), and without this their
 rounding alone moved evaluations by 10-40 cp.
 
+King buckets (--king-buckets 4) are factorised: the trainable rows are the 3072 bucket
+rows W plus 768 shared rows F, and the net's row of feature i is W[i] + F[i % 768], so
+what one bucket learns about a piece on a square reaches the others through F. The
+merged (3072, H) matrix is built (and fake-quantised) in every forward pass, clipping
+keeps the merged rows in range (W = clamp(W + F) - F), and the file holds the merged rows.
+
 Data: every record is decoded once (abin.decode, vectorised) into the side to move's
 feature indices (int16, 32 slots padded with abin.PAD), the score (int16) and the
 result (uint8), 67 bytes per position; the other perspective's indices are derived
-per batch (abin.other_perspective). On CUDA the whole set is moved to the GPU when it
+per batch (abin.other_perspective; with king buckets both perspectives' bucketed
+indices, abin.king_bucket_features). On CUDA the whole set is moved to the GPU when it
 fits. On the CPU the feature transformer's gradient is computed by a transposed sparse
 sum (features sorted per batch), much faster than the generic EmbeddingBag backward.
 """
@@ -166,18 +175,36 @@ class PerspectiveNet(torch.nn.Module):
     """qat: which weights the forward pass fake-quantises ('none', 'out', 'all'), so that
     the float network the optimiser sees is the one the quantised file will hold."""
 
-    def __init__(self, hidden: int = HIDDEN, buckets: int = 1, init_scale: float = 0.1, seed: int = 0, qat: str = "none"):
+    def __init__(self, hidden: int = HIDDEN, buckets: int = 1, init_scale: float = 0.1, seed: int = 0, qat: str = "none",
+                 king_buckets: int = 1):
         super().__init__()
-        netfile.arch_of_buckets(buckets)
+        self.arch = netfile.arch_of(buckets, king_buckets)
         self.qat = qat
         g = torch.Generator().manual_seed(seed)
-        self.ft_weight = torch.nn.Parameter(torch.randn(INPUTS, hidden, generator=g) * init_scale)
+        shared = torch.randn(INPUTS, hidden, generator=g) * init_scale
+        if king_buckets == 1:
+            self.ft_weight = torch.nn.Parameter(shared)
+        else:
+            # The bucket rows W start at 0: the net starts as the plain one (the factor F
+            # below), and each bucket learns its difference from the shared rows.
+            self.ft_weight = torch.nn.Parameter(torch.zeros(INPUTS * king_buckets, hidden))
         self.ft_bias = torch.nn.Parameter(torch.rand(hidden, generator=g) * 0.5)
         bound = 1.0 / math.sqrt(2 * hidden)
         self.out_weight = torch.nn.Parameter((torch.rand(buckets, 2 * hidden, generator=g) * 2 - 1) * bound)
         self.out_bias = torch.nn.Parameter(torch.zeros(buckets))
+        if king_buckets > 1:
+            self.ft_factor = torch.nn.Parameter(shared)  # F: (768, H), shared by the king buckets
         self.hidden = hidden
         self.buckets = buckets
+        self.king_buckets = king_buckets
+
+    def ft_rows(self) -> torch.Tensor:
+        """The feature weights the net uses, (768 * king_buckets, H): W, or with king
+        buckets the merged W[i] + F[i % 768] (autograd carries the gradient to both)."""
+        if self.king_buckets == 1:
+            return self.ft_weight
+        h = self.hidden
+        return (self.ft_weight.view(self.king_buckets, INPUTS, h) + self.ft_factor).view(-1, h)
 
     def bucket_of(self, pieces: torch.Tensor) -> torch.Tensor:
         """Output bucket per position from its piece count (netfile.output_bucket)."""
@@ -186,8 +213,9 @@ class PerspectiveNet(torch.nn.Module):
         return torch.clamp(torch.div(pieces.long() - 2, 4, rounding_mode="floor"), 0, self.buckets - 1)
 
     def effective(self):
-        """(ft_weight, ft_bias, out_weight, out_bias) as the forward pass uses them."""
-        fw, fb, ow, ob = self.ft_weight, self.ft_bias, self.out_weight, self.out_bias
+        """(ft_weight, ft_bias, out_weight, out_bias) as the forward pass uses them (the
+        feature weights merged with the factor under king buckets)."""
+        fw, fb, ow, ob = self.ft_rows(), self.ft_bias, self.out_weight, self.out_bias
         if self.qat == "all":
             fw, fb = fake_quantise(fw, netfile.QA), fake_quantise(fb, netfile.QA)
         if self.qat in ("all", "out"):
@@ -225,16 +253,22 @@ class PerspectiveNet(torch.nn.Module):
 
     @torch.no_grad()
     def clip_(self) -> None:
-        self.ft_weight.clamp_(-netfile.FT_CLIP, netfile.FT_CLIP)
-        self.ft_bias.clamp_(-netfile.FT_CLIP, netfile.FT_CLIP)
+        clip = netfile.FT_CLIP
+        if self.king_buckets == 1:
+            self.ft_weight.clamp_(-clip, clip)
+        else:  # the merged rows W + F are what the file holds: keep them in range
+            self.ft_factor.clamp_(-clip, clip)
+            w = self.ft_weight.view(self.king_buckets, INPUTS, self.hidden)
+            w.copy_(torch.clamp(w + self.ft_factor, -clip, clip) - self.ft_factor)
+        self.ft_bias.clamp_(-clip, clip)
         self.out_weight.clamp_(-netfile.OUT_CLIP, netfile.OUT_CLIP)
 
     def float_eval_fen(self, fen: str, raw: bool = False) -> float:
         """400 * y in double precision, as trained (fake quantisation included) or `raw`."""
-        us, them = netfile.features(fen)
+        us, them = netfile.features(fen, self.arch)
         k = int(netfile.output_bucket(len(us))) if self.buckets > 1 else 0
         with torch.no_grad():
-            params = (self.ft_weight, self.ft_bias, self.out_weight, self.out_bias) if raw else self.effective()
+            params = (self.ft_rows(), self.ft_bias, self.out_weight, self.out_bias) if raw else self.effective()
             w, b, ow, ob = (p.detach().double().cpu() for p in params)
             a = b + w[us].sum(0)
             t = b + w[them].sum(0)
@@ -242,8 +276,9 @@ class PerspectiveNet(torch.nn.Module):
         return 400.0 * float(y)
 
     def quantised(self) -> netfile.QuantNet:
+        """The integer net of the file (with king buckets, the merged rows W + F)."""
         return netfile.quantise(
-            self.ft_weight.detach().cpu().numpy(),
+            self.ft_rows().detach().cpu().numpy(),
             self.ft_bias.detach().cpu().numpy(),
             self.out_weight.detach().cpu().numpy(),
             self.out_bias.detach().cpu().numpy(),
@@ -284,18 +319,35 @@ class Dataset:
         log(f"loaded {n} positions from {len(rs.paths)} file(s) in {dt:.1f}s ({n / max(dt, 1e-9) / 1e6:.2f} M positions/s decoding)")
         return Dataset(feats, score, result2)
 
+    def check_kings(self, chunk: int = 1 << 20) -> None:
+        """King buckets need one king of each colour in every position: checked once here,
+        so that a bad record stops the run at the start, not inside a batch."""
+        for begin in range(0, len(self), chunk):
+            f = self.feats[begin : begin + chunk]
+            own = ((f >= abin.OWN_KING) & (f < abin.OWN_KING + 64)).sum(axis=1)
+            their = ((f >= abin.THEIR_KING) & (f != PAD)).sum(axis=1)
+            bad = np.flatnonzero((own != 1) | (their != 1))
+            if len(bad):
+                raise abin.AbinError(f"position {begin + int(bad[0])}: king buckets need exactly one king of each colour")
+
 
 def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_grad_prep: bool,
-              sort_by_pieces: bool = True):
+              sort_by_pieces: bool = True, king_buckets: int = 1):
     """Prepares a CPU batch: flattened bags for both perspectives (+ the transposed layout).
     The positions are sorted by piece count, so that the output buckets come in runs
-    (SCReLUHead); a batch's order does not matter otherwise."""
+    (SCReLUHead); a batch's order does not matter otherwise. feats are the plain side to
+    move's indices; with king buckets both perspectives' bucketed indices are derived."""
     n = len(score)
     if sort_by_pieces:
         order = np.argsort((feats != PAD).sum(axis=1), kind="stable")
         feats, score, result2 = feats[order], score[order], result2[order]
-    both = np.concatenate([feats, abin.other_perspective(feats)])  # (2n, 32)
-    mask = both != PAD
+    if king_buckets > 1:
+        both = np.concatenate(abin.king_bucket_features(feats))  # (2n, 32)
+        pad, inputs = abin.KING_PAD, abin.KING_INPUTS
+    else:
+        both = np.concatenate([feats, abin.other_perspective(feats)])  # (2n, 32)
+        pad, inputs = PAD, INPUTS
+    mask = both != pad
     counts = mask.sum(axis=1)
     flat = both[mask].astype(np.int64)
     offsets = np.zeros(2 * n, dtype=np.int64)
@@ -311,20 +363,50 @@ def cpu_batch(feats: np.ndarray, score: np.ndarray, result2: np.ndarray, with_gr
     if with_grad_prep:
         order = np.argsort(flat.astype(np.int16), kind="stable")
         rows = np.repeat(np.arange(2 * n, dtype=np.int64), counts)
-        fcount = np.bincount(flat, minlength=INPUTS)
-        foff = np.zeros(INPUTS, dtype=np.int64)
+        fcount = np.bincount(flat, minlength=inputs)
+        foff = np.zeros(inputs, dtype=np.int64)
         np.cumsum(fcount[:-1], out=foff[1:])
         batch["rows_by_feature"] = torch.from_numpy(rows[order])
         batch["feature_offsets"] = torch.from_numpy(foff)
     return batch
 
 
-def dense_batch(feats: torch.Tensor, score: torch.Tensor, result2: torch.Tensor, device):
+KING_BUCKET_MAP = torch.tensor(abin.KING_BUCKET_MAP, dtype=torch.long)
+
+
+def king_bucket_indices(feats: torch.Tensor):
+    """abin.king_bucket_features in torch, on feats' device: (us, them) bucketed indices
+    of plain side-to-move rows (n, k) (long, PAD-padded), KING_PAD in the unused slots.
+    Every row holds one king of each colour (Dataset.check_kings)."""
+    pad = feats == PAD
+    zero = torch.zeros_like(feats)
+    own = (feats >= abin.OWN_KING) & (feats < abin.OWN_KING + 64)
+    their = (feats >= abin.THEIR_KING) & ~pad
+    k_us = torch.where(own, feats - abin.OWN_KING, zero).sum(1)
+    k_them = torch.where(their, feats - abin.THEIR_KING, zero).sum(1) ^ 56
+    m_us = ((k_us & 7) >= 4).long() * 7
+    m_them = ((k_them & 7) >= 4).long() * 7
+    kmap = KING_BUCKET_MAP.to(feats.device)
+    base_us = kmap[k_us ^ m_us] * INPUTS
+    base_them = kmap[k_them ^ m_them] * INPUTS
+    other = ((feats + 384) % INPUTS) ^ 56
+    fill = torch.full_like(feats, abin.KING_PAD)
+    us = torch.where(pad, fill, base_us[:, None] + (feats ^ m_us[:, None]))
+    them = torch.where(pad, fill, base_them[:, None] + (other ^ m_them[:, None]))
+    return us, them
+
+
+def dense_batch(feats: torch.Tensor, score: torch.Tensor, result2: torch.Tensor, device, king_buckets: int = 1):
     """A batch of padded indices (+ 0/1 slot weights) on `device` (CUDA path)."""
     feats = feats.to(device, non_blocking=True).long()
-    other = torch.where(feats == PAD, feats, ((feats + 384) % 768) ^ 56)
-    both = torch.cat([feats, other])
-    mask = both != PAD
+    if king_buckets > 1:
+        both = torch.cat(king_bucket_indices(feats))
+        pad = abin.KING_PAD
+    else:
+        other = torch.where(feats == PAD, feats, ((feats + 384) % 768) ^ 56)
+        both = torch.cat([feats, other])
+        pad = PAD
+    mask = both != pad
     return {
         "kind": "dense",
         "idx": torch.where(mask, both, torch.zeros_like(both)),
@@ -343,8 +425,9 @@ class BatchSource:
     gathered on the device when the data set lives there."""
 
     def __init__(self, data: Dataset, device: torch.device, data_on_device: bool, dense: bool = False,
-                 mirror_rng: np.random.Generator | None = None):
+                 mirror_rng: np.random.Generator | None = None, king_buckets: int = 1):
         self.data = data
+        self.king_buckets = king_buckets
         self.mirror_rng = mirror_rng  # training batches: mirror each position with probability 1/2
         self.device = device
         self.dense = dense or device.type != "cpu"
@@ -366,11 +449,11 @@ class BatchSource:
             if rows is not None:  # abin.mirror_files on the device
                 flip = torch.from_numpy(rows).to(feats.device)[:, None] & (feats != PAD)
                 feats = torch.where(flip, feats ^ 7, feats)
-            return dense_batch(feats, score, result2, self.device)
+            return dense_batch(feats, score, result2, self.device, self.king_buckets)
         feats = self.data.feats[ids]
         if rows is not None:
             feats = abin.mirror_files(feats, rows)
-        return cpu_batch(feats, self.data.score[ids], self.data.result2[ids], train)
+        return cpu_batch(feats, self.data.score[ids], self.data.result2[ids], train, king_buckets=self.king_buckets)
 
     def batches(self, order: np.ndarray, batch_size: int, train: bool, drop_last: bool):
         starts = list(range(0, len(order), batch_size))
@@ -452,28 +535,45 @@ def evaluate_loss(model, source: BatchSource, ids: np.ndarray, args) -> float:
     return total / count
 
 
+def random_feature_rows(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n rows of plain side-to-move features, PAD-padded: one king of each colour and up
+    to 30 other distinct features (not necessarily a legal position)."""
+    others = np.setdiff1d(np.arange(INPUTS), np.r_[abin.OWN_KING : abin.OWN_KING + 64, abin.THEIR_KING : INPUTS])
+    feats = np.full((n, abin.MAX_PIECES), PAD, dtype=np.int16)
+    for i in range(n):
+        k = int(rng.integers(2, 33))
+        feats[i, 0] = abin.OWN_KING + rng.integers(64)
+        feats[i, 1] = abin.THEIR_KING + rng.integers(64)
+        feats[i, 2:k] = rng.choice(others, k - 2, replace=False)
+        feats[i, :k] = rng.permutation(feats[i, :k])
+    return feats
+
+
 def check_gradients(seed: int = 1) -> None:
     """Built-in check: the sparse backward and the fused head give the same gradients as
     plain autograd through embedding_bag, clamp, square and matmul (double precision),
-    with and without fake quantisation."""
+    with and without fake quantisation, with and without king buckets (whose gradient
+    reaches the bucket rows and the factor through the merged matrix)."""
     rng = np.random.default_rng(seed)
-    feats = np.full((64, abin.MAX_PIECES), PAD, dtype=np.int16)
-    for i in range(64):
-        k = int(rng.integers(2, 33))
-        feats[i, :k] = rng.choice(INPUTS, k, replace=False)
+    feats = random_feature_rows(rng, 64)
     score = rng.integers(-600, 600, 64).astype(np.int16)
     result2 = rng.integers(0, 3, 64).astype(np.uint8)
     # Sorted by piece count, the head computes each bucket's run; unsorted, all buckets.
     for sort in (True, False):
-        batch = cpu_batch(feats, score, result2, with_grad_prep=True, sort_by_pieces=sort)
-        batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
-        check_gradients_of_batch(batch, seed)
+        for king_buckets in (1, netfile.KING_BUCKETS):
+            batch = cpu_batch(feats, score, result2, with_grad_prep=True, sort_by_pieces=sort, king_buckets=king_buckets)
+            batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
+            check_gradients_of_batch(batch, seed, king_buckets)
 
 
-def check_gradients_of_batch(batch, seed: int) -> None:
+def check_gradients_of_batch(batch, seed: int, king_buckets: int = 1) -> None:
     for qat in ("none", "all"):
-        for buckets in (1, netfile.BUCKETS):
-            model = PerspectiveNet(hidden=128, buckets=buckets, seed=seed, qat=qat).double()
+        for buckets in (1, netfile.BUCKETS) if king_buckets == 1 else (netfile.BUCKETS,):
+            model = PerspectiveNet(hidden=128, buckets=buckets, seed=seed, qat=qat, king_buckets=king_buckets).double()
+            if king_buckets > 1:  # bucket rows that differ from each other (they start at 0)
+                with torch.no_grad():
+                    g = torch.Generator().manual_seed(seed)
+                    model.ft_weight.add_(torch.randn(model.ft_weight.shape, generator=g, dtype=torch.float64) * 0.05)
             loss_fn(model(batch), batch, 0.75, 2.0).backward()
             grads = [p.grad.clone() for p in model.parameters()]
             model.zero_grad()
@@ -482,7 +582,8 @@ def check_gradients_of_batch(batch, seed: int) -> None:
             loss_fn(model.forward_acc_reference(acc, batch["pieces"]), batch, 0.75, 2.0).backward()
             err = max(float((g - p.grad).abs().max()) for g, p in zip(grads, model.parameters()))
             if not err < 1e-12:
-                raise RuntimeError(f"gradient check failed (qat {qat}, {buckets} buckets): max error {err}")
+                raise RuntimeError(f"gradient check failed (qat {qat}, {buckets} buckets, {king_buckets} king buckets): "
+                                   f"max error {err}")
 
 
 def save_checkpoint(path, state) -> None:
@@ -522,7 +623,7 @@ def plot_history(path, history, title="Arbiter NNUE training") -> None:
 
 
 def parse_args(argv=None):
-    ap = argparse.ArgumentParser(description="Train Arbiter's (768 -> H) x 2 -> 1 x B NNUE on .abin data")
+    ap = argparse.ArgumentParser(description="Train Arbiter's (768 [x 4] -> H) x 2 -> 1 x B NNUE on .abin data")
     ap.add_argument("--data", nargs="+", required=True, help=".abin files")
     ap.add_argument("--out", default="net.anet", help="quantised network to write (default net.anet)")
     ap.add_argument("--hidden", type=int, default=netfile.HIDDEN, choices=netfile.HIDDEN_SIZES,
@@ -561,6 +662,10 @@ def parse_args(argv=None):
     ap.add_argument("--dense-batches", action="store_true",
                     help="CPU: use the padded-index batches of the GPU path (slower; for testing that path)")
     ap.add_argument("--init-scale", type=float, default=0.1, help="std of the initial feature weights")
+    ap.add_argument("--king-buckets", type=int, default=1,
+                    help=f"king input buckets: 1 (none, default) or {netfile.KING_BUCKETS} (architecture "
+                         f"{netfile.ARCH_KING_BUCKETS}: by the own king's square, mirrored by its file, factorised; "
+                         f"needs --buckets {netfile.BUCKETS}, excludes --mirror)")
     ap.add_argument("--mirror", action="store_true",
                     help="augment: mirror each training position left-right (files a <-> h) with probability 1/2")
     ap.add_argument("--plot", default=None, help="write the loss curves to this PNG (default with --log: beside the log)")
@@ -568,6 +673,16 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.power <= 0 or not 0 <= args.lam <= 1 or not 0 <= args.val_fraction < 1 or args.batch_size < 1:
         ap.error("bad --power / --lambda / --val-fraction / --batch-size")
+    kb = args.king_buckets
+    if kb not in (1, netfile.KING_BUCKETS):
+        ap.error(f"--king-buckets {kb}: the format has 1 (no king buckets) or {netfile.KING_BUCKETS} "
+                 f"(architecture {netfile.ARCH_KING_BUCKETS})")
+    if kb > 1 and args.buckets != netfile.BUCKETS:
+        ap.error(f"--king-buckets {kb} needs --buckets {netfile.BUCKETS} "
+                 f"(architecture {netfile.ARCH_KING_BUCKETS} has {netfile.BUCKETS} output buckets)")
+    if kb > 1 and args.mirror:
+        ap.error(f"--mirror with --king-buckets {kb}: the king-bucketed inputs are already mirrored by the "
+                 "king's file, so a position mirrored left-right has the same features; drop --mirror")
     if args.log and not args.plot:
         args.plot = os.path.splitext(args.log)[0] + ".png"
     return args
@@ -663,13 +778,15 @@ def train(args) -> int:
         print(f"data on the GPU: {on_device} ({torch.cuda.get_device_name(device)})")
     elif not args.dense_batches:
         check_gradients()
-    source = BatchSource(data, device, on_device, dense=args.dense_batches)
+    if args.king_buckets > 1:
+        data.check_kings()
+    source = BatchSource(data, device, on_device, dense=args.dense_batches, king_buckets=args.king_buckets)
 
     model = PerspectiveNet(hidden=args.hidden, buckets=args.buckets, init_scale=args.init_scale, seed=args.seed,
-                           qat=args.qat).to(device)
-    print(f"network: {netfile.describe(netfile.arch_of_buckets(args.buckets), args.hidden)} "
-          f"(architecture {netfile.arch_of_buckets(args.buckets)})")
-    decay = [model.ft_weight, model.out_weight]
+                           qat=args.qat, king_buckets=args.king_buckets).to(device)
+    print(f"network: {netfile.describe(model.arch, args.hidden)} (architecture {model.arch}"
+          f"{', factorised king buckets' if args.king_buckets > 1 else ''})")
+    decay = [model.ft_weight, model.out_weight] + ([model.ft_factor] if args.king_buckets > 1 else [])
     no_decay = [model.ft_bias, model.out_bias]
     optimizer = torch.optim.AdamW(
         [{"params": decay, "weight_decay": args.wd}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.999)
@@ -679,10 +796,11 @@ def train(args) -> int:
     step = 0
     if args.resume:
         state = torch.load(args.resume, map_location=device)
-        shape = (state.get("hidden", netfile.HIDDEN), state.get("buckets", 1))
-        if shape != (args.hidden, args.buckets):
-            print(f"error: {args.resume} holds a net of hidden size {shape[0]} with {shape[1]} bucket(s); "
-                  f"this run asks for {args.hidden} and {args.buckets}", file=sys.stderr)
+        shape = (state.get("hidden", netfile.HIDDEN), state.get("buckets", 1), state.get("king_buckets", 1))
+        if shape != (args.hidden, args.buckets, args.king_buckets):
+            print(f"error: {args.resume} holds a net of hidden size {shape[0]} with {shape[1]} bucket(s) and "
+                  f"{shape[2]} king bucket(s); this run asks for {args.hidden}, {args.buckets} and {args.king_buckets}",
+                  file=sys.stderr)
             return 1
         if state["model"]["out_weight"].dim() == 1:  # a checkpoint from before output buckets
             state["model"]["out_weight"] = state["model"]["out_weight"].unsqueeze(0)
@@ -741,9 +859,9 @@ def train(args) -> int:
         if args.checkpoint:
             save_checkpoint(args.checkpoint, dict(model=model.state_dict(), optimizer=optimizer.state_dict(), history=history,
                                                   epoch=epoch + 1, step=step, positions=n, seed=args.seed, args=vars(args),
-                                                  hidden=args.hidden, buckets=args.buckets))
+                                                  hidden=args.hidden, buckets=args.buckets, king_buckets=args.king_buckets))
         if args.plot:
-            plot_history(args.plot, history, f"Arbiter NNUE {netfile.describe(netfile.arch_of_buckets(args.buckets), args.hidden)}\n"
+            plot_history(args.plot, history, f"Arbiter NNUE {netfile.describe(model.arch, args.hidden)}\n"
                                              f"lambda {args.lam}, {args.lr_schedule} schedule, peak lr {args.lr}, batch {args.batch_size}")
 
     # ------------------------------------------------------------------ output

@@ -14,6 +14,7 @@
 
 #include "test_support.h"
 #include "chess/movegen.h"
+#include "chess/notation.h"
 #include "eval/nnue/accumulator.h"
 #include "eval/nnue_test_support.h"
 
@@ -64,6 +65,7 @@ struct Coverage {
     int castling = 0, castling960 = 0, castling960_piece_stays = 0;
     int en_passant = 0, promotion_capture = 0, null_moves = 0;
     int checks = 0, lazy_batches = 0, max_depth = 0;
+    int view_changes = 0;  // king moves that change their side's view (architecture 3)
 };
 
 void note_move(const Position& pos, Move m, Coverage& cov) {
@@ -136,6 +138,8 @@ void random_walk(const Network& net, Isa isa, const Position& root, uint32_t see
                 note_move(pos, m, cov);
                 stack.push(pos, m);
                 path.push_back(pos.apply(m));
+                const Color us = pos.side_to_move();
+                cov.view_changes += net.view(us, pos.king_square(us)) != net.view(us, path.back().king_square(us));
                 ++pushes_since_check;
             }
         }
@@ -248,6 +252,64 @@ TEST_CASE("the incremental stack matches refresh with bucketed nets of other siz
     CHECK(cov.lazy_batches > 100);
 }
 
+TEST_CASE("a king-bucketed net reads the features of its king's view", "[nnue]") {
+    Network net(Architecture::KingBuckets, 256);
+    // The White king's own feature in bucket 1 mirrored: e1 (and d1, its mirror image).
+    const int feature = 768 + 5 * 64 + 3;
+    net.feature_weights[size_t(feature) * 256] = 200;
+    net.output_weights[0] = 37;  // bucket 0 (2 pieces), side to move's accumulator
+    // 200^2 * 37 / 255 = 5803; 5803 * 400 / 16320 = 142 (the tiny net's figure above).
+    for (const auto& [fen, expected] : std::vector<std::pair<std::string, int>>{
+             {"k7/8/8/8/8/8/8/4K3 w - - 0 1", 142},  // e1: bucket 1, mirrored, square d1
+             {"k7/8/8/8/8/8/8/3K4 w - - 0 1", 142},  // d1: bucket 1, square d1
+             {"k7/8/8/8/8/8/8/5K2 w - - 0 1", 0},    // f1: bucket 1, square c1
+             {"k7/8/8/8/8/8/8/6K1 w - - 0 1", 0},    // g1: bucket 0
+             {"k7/8/8/8/8/8/4K3/8 w - - 0 1", 0},    // e2: bucket 2
+             {"4k3/8/8/8/8/8/8/K7 b - - 0 1", 142},  // Black's e8 is its own e1
+         }) {
+        INFO(fen);
+        const Position pos = test::parse_fen(fen);
+        CHECK(evaluate(net, pos) == expected);
+        AccumulatorStack stack;
+        stack.reset(net, pos);
+        CHECK(stack.evaluate(pos) == expected);
+    }
+    // Incrementally: Ke1-d1 keeps the feature, Ke1-f1 loses it, Ke1-e2 changes bucket.
+    const Position e1 = test::parse_fen("k7/8/8/8/8/8/8/4K3 w - - 0 1");
+    AccumulatorStack stack;
+    stack.reset(net, e1);
+    for (const auto& [uci, expected] : std::vector<std::pair<std::string, int>>{{"e1d1", 142}, {"e1f1", 0}, {"e1e2", 0}}) {
+        INFO(uci);
+        const Move m = *parse_uci(e1, uci);
+        AccumulatorGuard guard(stack, e1, m);
+        const Position child = e1.apply(m);
+        // Black to move now: White's accumulator is the other side's (output weight 256 + i).
+        CHECK(same(stack.current(), fresh(net, child), 256));
+        CHECK(stack.current().values[White][0] == (expected ? 200 : 0));
+    }
+}
+
+TEST_CASE("the incremental stack matches refresh with king-bucketed nets", "[nnue]") {
+    Coverage cov;
+    uint32_t seed = 500;
+    const std::vector<Position> starts = start_positions();
+    for (const int hidden : {256, 384}) {
+        const auto net = test::random_network(uint32_t(hidden) + 1, Architecture::KingBuckets, hidden);
+        for (size_t i = 0; i < starts.size(); ++i) {
+            random_walk(*net, best_isa(), starts[i], seed++, 600, Walk::Shallow, cov);
+            random_walk(*net, Isa::Scalar, starts[i], seed++, 200, Walk::Deep, cov);
+        }
+    }
+    INFO("view changes " << cov.view_changes << ", castling " << cov.castling << ", Chess960 castling "
+                         << cov.castling960 << ", null moves " << cov.null_moves);
+    CHECK(cov.view_changes > 500);
+    CHECK(cov.castling > 50);
+    CHECK(cov.castling960 > 50);
+    CHECK(cov.null_moves > 100);
+    CHECK(cov.checks > 1000);
+    CHECK(cov.lazy_batches > 100);
+}
+
 TEST_CASE("the incremental stack matches refresh over random games", "[nnue]") {
     const auto net = test::random_network(7);
     Coverage cov;
@@ -295,7 +357,8 @@ void walk_with_guards(AccumulatorStack& stack, const Network& net, const Positio
 } // namespace
 
 TEST_CASE("guards pop what they push; only the leaves are computed", "[nnue]") {
-    const auto net = test::random_network(8);
+    const Architecture arch = GENERATE(Architecture::Plain, Architecture::KingBuckets);
+    const auto net = test::random_network(8, arch);
     AccumulatorStack stack;
     for (const auto& [fen, chess960] : std::vector<std::pair<std::string, bool>>{
              {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
@@ -313,7 +376,8 @@ TEST_CASE("guards pop what they push; only the leaves are computed", "[nnue]") {
 }
 
 TEST_CASE("a position and its colour-flipped mirror evaluate the same", "[nnue]") {
-    const auto net = test::random_network(9);
+    const Architecture arch = GENERATE(Architecture::Plain, Architecture::KingBuckets);
+    const auto net = test::random_network(9, arch);
     std::mt19937 rng(4);
     int compared = 0;
     for (const Position& start : start_positions()) {
@@ -333,4 +397,78 @@ TEST_CASE("a position and its colour-flipped mirror evaluate the same", "[nnue]"
         }
     }
     CHECK(compared > 1000);
+}
+
+namespace {
+
+// The position mirrored left-right (file a <-> h), castling and en passant rights dropped.
+Position mirrored_files(const Position& pos) {
+    std::string fen;
+    for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 7; file >= 0; --file) {
+            const Piece p = pos.piece_on(make_square(File(file), Rank(rank)));
+            if (p == NoPiece) {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + empty);
+            empty = 0;
+            const char letter = "pnbrqk"[type_of(p)];
+            fen += color_of(p) == White ? char(std::toupper(letter)) : letter;
+        }
+        if (empty) fen += char('0' + empty);
+        if (rank) fen += '/';
+    }
+    fen += pos.side_to_move() == White ? " w - - 0 1" : " b - - 0 1";
+    return test::parse_fen(fen, false, FenCheck::Playable);
+}
+
+} // namespace
+
+TEST_CASE("a king-bucketed net cannot tell a position from its left-right mirror", "[nnue]") {
+    // Each side's king puts its features in files a-d: the mirror has the same features.
+    const auto net = test::random_network(12, Architecture::KingBuckets, 384);
+    const auto plain = test::random_network(12, Architecture::MaterialBuckets, 384);
+    std::mt19937 rng(5);
+    int compared = 0, plain_differs = 0;
+    for (const Position& start : start_positions()) {
+        Position pos = start;
+        for (int ply = 0; ply < 40; ++ply) {
+            const Position mirror = mirrored_files(pos);
+            INFO(pos.fen() << "  vs  " << mirror.fen());
+            const Accumulator a = fresh(*net, pos), b = fresh(*net, mirror);
+            CHECK(same(a, b, net->hidden_size()));
+            CHECK(evaluate(*net, pos) == evaluate(*net, mirror));
+            plain_differs += evaluate(*plain, pos) != evaluate(*plain, mirror);
+            ++compared;
+            const MoveList moves = legal_moves(pos);
+            if (moves.empty()) break;
+            pos = pos.apply(moves[rng() % moves.size()]);
+        }
+    }
+    CHECK(compared > 1000);
+    CHECK(plain_differs > compared / 2);  // the test can tell: an unbucketed net does differ
+}
+
+TEST_CASE("a king-bucketed net handles positions with more than 32 pieces", "[nnue]") {
+    // "Allow Unreachable Positions" admits boards like this one (50 pieces): a king move
+    // that changes its view rebuilds that perspective from every piece on the board.
+    const auto net = test::random_network(13, Architecture::KingBuckets, 256);
+    const Position pos = test::parse_fen("1k6/nnnnnnnn/nnnnnnnn/nnnnnnnn/NNNNNNNN/NNNNNNNN/NNNNNNNN/1K6 w - - 0 1", false,
+                                         FenCheck::Playable);
+    REQUIRE(pieces(pos) == 50);
+    AccumulatorStack stack;
+    stack.reset(*net, pos);
+    int view_changes = 0, king_moves = 0;
+    for (const Move m : legal_moves(pos)) {
+        if (type_of(pos.piece_on(m.from())) != King) continue;
+        ++king_moves;
+        AccumulatorGuard guard(stack, pos, m);
+        const Position child = pos.apply(m);
+        view_changes += net->view(White, pos.king_square(White)) != net->view(White, child.king_square(White));
+        CHECK(same(stack.current(), fresh(*net, child), net->hidden_size()));
+    }
+    CHECK(king_moves == 2);
+    CHECK(view_changes == 1);  // Kb1-c1 changes the view (bucket 0 to 1), Kb1-a1 does not
 }

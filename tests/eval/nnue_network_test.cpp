@@ -62,6 +62,38 @@ TEST_CASE("feature indices follow nets/README.md", "[nnue]") {
     CHECK(feature_index(White, BKing, H8) == InputSize - 1);
 }
 
+TEST_CASE("king input views and their features follow nets/README.md", "[nnue]") {
+    using A = Architecture;
+    const auto view = [](Color side, Square king) { return input_view(A::KingBuckets, side, king); };
+    // Buckets by the king's square seen from its side, mirrored to files a-d: first
+    // rank a-b 0, c-d 1, second rank 2, beyond 3; mirrored (XOR 7) on files e-h.
+    CHECK(view(White, B1) == InputView{0, 0});
+    CHECK(view(White, G1) == InputView{0, 7});
+    CHECK(view(White, C1) == InputView{768, 0});
+    CHECK(view(White, E1) == InputView{768, 7});
+    CHECK(view(White, D2) == InputView{2 * 768, 0});
+    CHECK(view(White, H2) == InputView{2 * 768, 7});
+    CHECK(view(White, A3) == InputView{3 * 768, 0});
+    CHECK(view(White, E8) == InputView{3 * 768, 7});
+    CHECK(view(Black, E8) == InputView{768, 7});
+    CHECK(view(Black, G8) == InputView{0, 7});
+    CHECK(view(Black, D7) == InputView{2 * 768, 0});
+    CHECK(view(Black, A1) == InputView{3 * 768, 0});
+    // The other architectures have one view whatever the king does.
+    for (const A arch : {A::Plain, A::MaterialBuckets}) {
+        CHECK(input_view(arch, White, G1) == InputView{});
+        CHECK(input_view(arch, Black, E8) == InputView{});
+    }
+    // Feature = bucket * 768 + own/other * 384 + type * 64 + (relative square ^ mirror).
+    CHECK(feature_index(White, WKing, E1, view(White, E1)) == 768 + 320 + 3);
+    CHECK(feature_index(White, WKing, D1, view(White, D1)) == 768 + 320 + 3);  // d1 is e1 mirrored
+    CHECK(feature_index(White, WPawn, H2, view(White, E1)) == 768 + 8);
+    CHECK(feature_index(Black, WPawn, A2, view(Black, E8)) == 768 + 384 + (48 ^ 7));
+    CHECK(feature_index(Black, BKing, C6, view(Black, C6)) == 3 * 768 + 320 + 18);
+    CHECK(feature_index(White, BKing, A8, view(White, H3)) == 3 * 768 + 384 + 320 + 63);
+    CHECK(input_count(A::KingBuckets) == 3072);
+}
+
 TEST_CASE("crc32 is zlib's", "[nnue]") {
     const char* text = "123456789";
     CHECK(crc32({reinterpret_cast<const std::byte*>(text), 9}) == 0xCBF43926u);
@@ -82,7 +114,7 @@ TEST_CASE("a well-formed network loads with every weight in place", "[nnue]") {
 }
 
 TEST_CASE("bucketed networks of every hidden size load with every weight in place", "[nnue]") {
-    for (const Architecture arch : {Architecture::Plain, Architecture::MaterialBuckets})
+    for (const Architecture arch : {Architecture::Plain, Architecture::MaterialBuckets, Architecture::KingBuckets})
         for (const int hidden : HiddenSizes) {
             INFO("architecture " << int(arch) << ", hidden size " << hidden);
             const auto net = test::random_network(uint32_t(hidden), arch, hidden);
@@ -93,17 +125,20 @@ TEST_CASE("bucketed networks of every hidden size load with every weight in plac
             REQUIRE(result.net != nullptr);
             CHECK(same_weights(*result.net, *net));
             const Network& n = *result.net;
-            CHECK(n.buckets() == (arch == Architecture::MaterialBuckets ? 8 : 1));
+            CHECK(n.buckets() == (arch == Architecture::Plain ? 1 : 8));
+            CHECK(n.inputs() == (arch == Architecture::KingBuckets ? 3072 : 768));
+            CHECK(n.feature_weights.size() == size_t(n.inputs() * hidden));
             CHECK(n.output_weights.size() == size_t(n.buckets() * 2 * hidden));
             CHECK(n.output_biases.size() == size_t(n.buckets()));
             CHECK(aligned(n.feature_weights.data()));
-            CHECK(aligned(n.feature_row(767)));
+            CHECK(aligned(n.feature_row(n.inputs() - 1)));
             CHECK(aligned(n.feature_biases.data()));
             for (int b = 0; b < n.buckets(); ++b) CHECK(aligned(n.output_row(b)));
         }
     CHECK(payload_size(Architecture::MaterialBuckets, 256) == 401952);
     CHECK(payload_size(Architecture::MaterialBuckets, 384) == 602912);
     CHECK(payload_size(Architecture::MaterialBuckets, 512) == 803872);
+    CHECK(payload_size(Architecture::KingBuckets, 384) == 2372384);
 }
 
 TEST_CASE("output buckets follow the piece count as nets/README.md says", "[nnue]") {
@@ -144,6 +179,8 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
         CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 7"));
         test::set_u32(bytes, 12, 0);
         CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 0"));
+        test::set_u32(bytes, 12, 4);
+        CHECK_THAT(refusal(bytes), Contains("unsupported network architecture id 4"));
     }
     SECTION("unsupported hidden size") {
         test::set_u32(bytes, 16, 320);
@@ -159,6 +196,9 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
         test::set_u32(bytes, 12, 2);
         CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 394756 bytes, "
                                             "(768 -> 256) x 2 -> 1 x 8 output buckets needs 401952"));
+        test::set_u32(bytes, 12, 3);
+        CHECK_THAT(refusal(bytes), Contains("payload size mismatch: the header declares 394756 bytes, "
+                                            "(768 x 4 -> 256) x 2 -> 1 x 8 output buckets needs 1581600"));
     }
     SECTION("payload size field disagrees with the architecture") {
         test::set_u32(bytes, 20, 394754);

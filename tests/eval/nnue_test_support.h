@@ -75,7 +75,8 @@ inline std::vector<std::byte> serialise(const eval::nnue::Network& net) {
     put_u32(out, 1);                                   // format version
     put_u32(out, uint32_t(net.architecture()));        // architecture id
     put_u32(out, uint32_t(h));                         // hidden size
-    put_u32(out, uint32_t((768 * h + h + buckets * 2 * h) * 2 + 4 * buckets));  // payload size
+    const size_t inputs = net.architecture() == Architecture::KingBuckets ? 4 * 768 : 768;
+    put_u32(out, uint32_t((inputs * h + h + buckets * 2 * h) * 2 + 4 * buckets));  // payload size
     put_u32(out, 0);                                   // CRC-32, filled in below
     put_u32(out, 0);                                   // reserved
     for (int16_t w : net.feature_weights) put_i16(out, w);

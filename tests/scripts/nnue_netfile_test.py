@@ -34,6 +34,7 @@ def load(name):
 
 abin = load("abin")
 netfile = load("netfile")
+synthetic = load("synthetic")
 
 HEADER = 32
 PAYLOAD = 394756
@@ -55,6 +56,12 @@ def mirror_fen(fen):
     board = "/".join(reversed(fields[0].split("/"))).swapcase()
     side = "b" if fields[1] == "w" else "w"
     return f"{board} {side} - - 0 1"
+
+
+def flip_files_fen(fen):
+    """The board mirrored left-right (files a <-> h), same side to move, no castling rights."""
+    fields = fen.split()
+    return " ".join(["/".join(rank[::-1] for rank in fields[0].split("/")), fields[1], "-", "-", "0", "1"])
 
 
 class QuantiseTest(unittest.TestCase):
@@ -332,11 +339,219 @@ class BucketedFormatTest(unittest.TestCase):
         with self.assertRaisesRegex(netfile.NetFileError, "unsupported hidden size 320"):
             netfile.from_bytes(bytes(bad_hidden))
         bad_arch = bytearray(d)
-        struct.pack_into("<I", bad_arch, 12, 3)
-        with self.assertRaisesRegex(netfile.NetFileError, "unsupported architecture id 3"):
+        struct.pack_into("<I", bad_arch, 12, 4)
+        with self.assertRaisesRegex(netfile.NetFileError, "unsupported architecture id 4"):
             netfile.from_bytes(bytes(bad_arch))
         with self.assertRaises(netfile.NetFileError):
             netfile.quantise(np.zeros((768, 384)), np.zeros(384), np.zeros((3, 768)), np.zeros(3))  # 3 buckets
+
+
+class KingBucketTest(unittest.TestCase):
+    """Architecture 3: (768 x 4 -> H) x 2 -> 1 x 8, king input buckets with horizontal
+    mirroring (/work/kb-spec.md, nets/README.md). Indices and offsets worked out by hand."""
+
+    H = 384
+    PAYLOAD = (3072 * 384 + 384 + 16 * 384) * 2 + 32  # 2,372,384 as the spec says
+    FT_BIAS_AT = HEADER + 3072 * 384 * 2
+    OUT_W_AT = FT_BIAS_AT + 384 * 2
+    OUT_B_AT = OUT_W_AT + 8 * 768 * 2
+    # White K e1 (4), P e2 (12); Black k e8 (60). Both kings on file e: mirrored, bucket 1.
+    # White: P e2 -> 768 + 0 + 0 + (12 ^ 7 = 11) = 779; K e1 -> 768 + 320 + 3 = 1091;
+    #        k e8 -> 768 + 384 + 320 + (60 ^ 7 = 59) = 1531.
+    # Black (ranks flipped, then files): P e2 -> 52 ^ 7 = 51: 768 + 384 + 51 = 1203;
+    #        K e1 -> 60 ^ 7 = 59: 768 + 384 + 320 + 59 = 1531; k e8 -> 4 ^ 7 = 3: 768 + 320 + 3 = 1091.
+    FEN_W = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    FEN_B = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+    # White K g1 (6), N c3 (18); Black k d5 (35), p h7 (55); Black to move.
+    # White: king g1 mirrored, 6 ^ 7 = 1 -> bucket 0: K 320 + 1 = 321; N 64 + (18 ^ 7 = 21) = 85;
+    #        k 384 + 320 + (35 ^ 7 = 36) = 740; p 384 + (55 ^ 7 = 48) = 432.
+    # Black: king d5 -> relative 35 ^ 56 = 27 (d4), not mirrored, relative rank 4 -> bucket 3 (2304):
+    #        k 2304 + 320 + 27 = 2651; p 2304 + (55 ^ 56 = 15) = 2319;
+    #        K 2304 + 384 + 320 + (6 ^ 56 = 62) = 3070; N 2304 + 384 + 64 + (18 ^ 56 = 42) = 2794.
+    FEN_2 = "8/7p/8/3k4/8/2N5/8/6K1 b - - 0 1"
+
+    def net(self, hidden=384):
+        return netfile.QuantNet(np.zeros((3072, hidden), np.int16), np.zeros(hidden, np.int16),
+                                np.zeros((8, 2 * hidden), np.int16), np.zeros(8, np.int64))
+
+    def test_map_and_king_buckets_by_hand(self):
+        self.assertEqual(netfile.ARCH_KING_BUCKETS, 3)
+        self.assertEqual(netfile.KING_BUCKETS, 4)
+        self.assertEqual(list(netfile.KING_BUCKET_MAP), [0, 0, 1, 1, 1, 1, 0, 0] + [2] * 8 + [3] * 48)
+        W, B = netfile.WHITE, netfile.BLACK
+        self.assertEqual(netfile.king_bucket(W, 4), (1, 7))  # e1: mirrored to d1, bucket 1
+        self.assertEqual(netfile.king_bucket(W, 6), (0, 7))  # g1: mirrored to b1, bucket 0
+        self.assertEqual(netfile.king_bucket(W, 7), (0, 7))  # h1 -> a1
+        self.assertEqual(netfile.king_bucket(W, 0), (0, 0))  # a1
+        self.assertEqual(netfile.king_bucket(W, 2), (1, 0))  # c1
+        self.assertEqual(netfile.king_bucket(B, 60), (1, 7))  # e8, Black's e1: mirrored, bucket 1
+        self.assertEqual(netfile.king_bucket(B, 58), (1, 0))  # c8
+        self.assertEqual(netfile.king_bucket(W, 9), (2, 0))  # b2: rank 2
+        self.assertEqual(netfile.king_bucket(B, 53), (2, 7))  # f7, Black's rank 2, mirrored
+        self.assertEqual(netfile.king_bucket(B, 12), (3, 7))  # e2 is Black's rank 7
+        self.assertEqual(netfile.king_bucket(W, 27), (3, 0))  # d4: rank 4
+        self.assertEqual(netfile.king_bucket(W, 28), (3, 7))  # e4: rank 4, mirrored
+        self.assertEqual(netfile.king_bucket(B, 32), (3, 0))  # a5, Black's rank 4
+
+    def test_features_by_hand(self):
+        arch = netfile.ARCH_KING_BUCKETS
+        us, them = netfile.features(self.FEN_W, arch)
+        self.assertEqual(sorted(us), [779, 1091, 1531])
+        self.assertEqual(sorted(them), [1091, 1203, 1531])
+        us, them = netfile.features(self.FEN_B, arch)
+        self.assertEqual(sorted(us), [1091, 1203, 1531])
+        self.assertEqual(sorted(them), [779, 1091, 1531])
+        us, them = netfile.features(self.FEN_2, arch)
+        self.assertEqual(sorted(us), [2319, 2651, 2794, 3070])
+        self.assertEqual(sorted(them), [85, 321, 432, 740])
+        # Architectures 1 and 2 keep the plain indices.
+        self.assertEqual(sorted(netfile.features(self.FEN_W)[0]), [12, 324, 764])
+        with self.assertRaisesRegex(ValueError, "one king of each colour"):
+            netfile.features("8/8/8/8/8/8/4P3/4K3 w - - 0 1", arch)
+
+    def test_header_and_offsets_by_hand(self):
+        self.assertEqual(self.PAYLOAD, 2372384)
+        self.assertEqual(netfile.payload_size(3, 384), self.PAYLOAD)
+        net = self.net()
+        net.ft_weights[779, 0] = 100
+        net.ft_weights[3071, 383] = -505  # the last row: bucket 3's opponent king on relative h8
+        net.ft_bias[3] = -9
+        net.out_weights[1, 0] = 10
+        net.out_weights[7, 384 + 5] = -3
+        net.out_bias[:] = [(b + 1) * 4080 for b in range(8)]
+        d = netfile.to_bytes(net)
+        self.assertEqual(len(d), HEADER + self.PAYLOAD)
+        self.assertEqual(d[0:8], b"ARBNNUE\x00")
+        self.assertEqual(struct.unpack_from("<IIIIII", d, 8), (1, 3, 384, self.PAYLOAD, zlib.crc32(d[HEADER:]), 0))
+        self.assertEqual(struct.unpack_from("<h", d, HEADER + 779 * 384 * 2)[0], 100)
+        self.assertEqual(struct.unpack_from("<h", d, self.FT_BIAS_AT - 2)[0], -505)
+        self.assertEqual(struct.unpack_from("<h", d, self.FT_BIAS_AT + 3 * 2)[0], -9)
+        self.assertEqual(struct.unpack_from("<h", d, self.OUT_W_AT + (1 * 768 + 0) * 2)[0], 10)
+        self.assertEqual(struct.unpack_from("<h", d, self.OUT_W_AT + (7 * 768 + 384 + 5) * 2)[0], -3)
+        self.assertEqual(struct.unpack_from("<8i", d, self.OUT_B_AT), tuple((b + 1) * 4080 for b in range(8)))
+        self.assertEqual(self.OUT_B_AT + 32, len(d))
+        back = netfile.from_bytes(d)
+        self.assertEqual((back.arch, back.hidden, back.buckets, back.king_buckets), (3, 384, 8, 4))
+        self.assertEqual(back.ft_weights.shape, (3072, 384))
+        self.assertEqual(netfile.describe(3, 384), "(768 x 4 -> 384) x 2 -> 1 x 8 output buckets")
+        self.assertEqual(netfile.describe(2, 384), "(768 -> 384) x 2 -> 1 x 8 output buckets")
+
+    def test_quantise_and_round_trip(self):
+        rng = np.random.default_rng(11)
+        ft_w = rng.normal(0, 0.6, (3072, 128))
+        q = netfile.quantise(ft_w, rng.normal(0, 0.5, 128), rng.normal(0, 0.5, (8, 256)), rng.normal(0, 0.5, 8))
+        self.assertEqual(q.arch, 3)
+        np.testing.assert_array_equal(q.ft_weights, np.rint(np.clip(ft_w, -1.98, 1.98) * 255))
+        back = netfile.from_bytes(netfile.to_bytes(q))
+        for field in ("ft_weights", "ft_bias", "out_weights", "out_bias"):
+            np.testing.assert_array_equal(getattr(back, field), getattr(q, field))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "k.anet")
+            netfile.write(path, q)
+            self.assertEqual(os.path.getsize(path), HEADER + (3072 * 128 + 128 + 16 * 128) * 2 + 32)
+            np.testing.assert_array_equal(netfile.read(path).ft_weights, q.ft_weights)
+
+    def test_rejections(self):
+        d = netfile.to_bytes(self.net())
+        as_arch2 = bytearray(d)
+        struct.pack_into("<I", as_arch2, 12, 2)
+        with self.assertRaisesRegex(netfile.NetFileError, "payload size field 2372384 is not 602912"):
+            netfile.from_bytes(bytes(as_arch2))
+        # An architecture-2 file relabelled 3: the payload size field no longer fits.
+        arch2 = bytearray(netfile.to_bytes(BucketedFormatTest().net()))
+        struct.pack_into("<I", arch2, 12, 3)
+        with self.assertRaisesRegex(netfile.NetFileError, "payload size field 602912 is not 2372384"):
+            netfile.from_bytes(bytes(arch2))
+        # The right field but an architecture-2 sized payload behind it.
+        struct.pack_into("<I", arch2, 20, 2372384)
+        with self.assertRaisesRegex(netfile.NetFileError, "truncated payload: 602912 bytes, expected 2372384"):
+            netfile.from_bytes(bytes(arch2))
+        with self.assertRaisesRegex(netfile.NetFileError, "trailing bytes"):
+            netfile.from_bytes(d + b"\x00\x00")
+        # Architecture 3 has 8 output buckets: one is refused when writing and quantising.
+        one = netfile.QuantNet(np.zeros((3072, 128), np.int16), np.zeros(128, np.int16), np.zeros(256, np.int16), 0)
+        with self.assertRaisesRegex(netfile.NetFileError, "1 output bucket.*8 output buckets"):
+            netfile.to_bytes(one)
+        with self.assertRaisesRegex(netfile.NetFileError, "8 output buckets"):
+            netfile.quantise(np.zeros((3072, 128)), np.zeros(128), np.zeros((1, 256)), np.zeros(1))
+        with self.assertRaisesRegex(netfile.NetFileError, "1536 rows"):
+            netfile.to_bytes(netfile.QuantNet(np.zeros((1536, 128), np.int16), np.zeros(128, np.int16),
+                                              np.zeros((8, 256), np.int16), np.zeros(8, np.int64)))
+        big = self.net()
+        big.ft_weights[2000, 7] = 506  # outside the engine's range
+        data = bytearray(netfile.to_bytes(big))
+        with self.assertRaisesRegex(netfile.NetFileError, "outside the ranges"):
+            netfile.from_bytes(bytes(data))
+
+    def test_integer_evaluation_by_hand(self):
+        # us = White: acc0 = 100 (P e2 as 779); them = Black: acc1 = 200 (P e2 as 1203).
+        # sum = 100^2 * 10 + 200^2 * (-7) = -180000; / 255 = -705; * 400 / 16320 = -17.28 -> -17
+        # (3 pieces: output bucket 0).
+        net = self.net()
+        net.ft_weights[779, 0] = 100
+        net.ft_weights[1203, 1] = 200
+        net.ft_weights[12, 0] = 50  # the plain index of the pawn: unused by architecture 3
+        net.ft_weights[780, 0] = 70  # bucket 1 without the mirror: unused while the king is on e1
+        net.out_weights[0, 0] = 10
+        net.out_weights[0, 384 + 1] = -7
+        d = netfile.evaluate_detail(net, self.FEN_W)
+        self.assertEqual((d["bucket"], d["sum"], d["scaled"], d["cp"]), (0, -180000, -705, -17))
+        self.assertEqual(netfile.evaluate_cp(net, self.FEN_W), -17)
+        # King on d1 instead: White's view is not mirrored (P e2 -> 780: acc0 = 70), Black's
+        # still is. sum = 70^2 * 10 - 280000 = -231000; / 255 = -905; * 400 / 16320 = -22.18 -> -22
+        self.assertEqual(netfile.evaluate_cp(net, "4k3/8/8/8/8/8/4P3/3K4 w - - 0 1"), -22)
+        self.assertAlmostEqual(netfile.evaluate_float(net, self.FEN_W), -180000 / 255 * 400 / 16320, places=9)
+
+    def test_random_nets_are_mirror_and_colour_symmetric(self):
+        fens = [
+            START,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - - 2 3",
+            "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1",
+            self.FEN_2,
+            "r4rk1/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/R4RK1 b - - 0 15",
+            "6k1/pp3ppp/8/3p4/3P4/8/PP3PPP/1K6 w - - 0 30",
+            "8/1k6/8/1p6/8/8/6PK/8 b - - 0 50",
+        ]
+        for hidden in (128, 384):
+            net = netfile.from_bytes(netfile.to_bytes(netfile.random_net(9, hidden, 8, king_buckets=4)))
+            self.assertEqual(net.arch, 3)
+            values = []
+            for fen in fens:
+                with self.subTest(hidden=hidden, fen=fen):
+                    v = netfile.evaluate_cp(net, fen)
+                    values.append(v)
+                    self.assertEqual(v, netfile.evaluate_cp(net, flip_files_fen(fen)))
+                    self.assertEqual(v, netfile.evaluate_cp(net, mirror_fen(fen)))
+                    self.assertEqual(v, netfile.evaluate_cp(net, flip_files_fen(mirror_fen(fen))))
+                    self.assertAlmostEqual(v, netfile.evaluate_float(net, fen), delta=1.0)
+            self.assertGreater(max(values) - min(values), 100)
+        # Without king buckets the same test sees the difference (so it can fail).
+        plain = netfile.random_net(9, 384, 8)
+        self.assertTrue(any(netfile.evaluate_cp(plain, f) != netfile.evaluate_cp(plain, flip_files_fen(f)) for f in fens))
+
+    def test_batch_features_agree_with_netfile(self):
+        boards, stm, score, result = synthetic.generate(1000, seed=21)
+        d = abin.decode(abin.encode_boards(boards, score, result, stm))
+        us, them = abin.king_bucket_features(d.stm_features)
+        self.assertEqual((us.shape, them.shape), (d.stm_features.shape, d.stm_features.shape))
+        kings_seen = set()
+        for i in range(len(boards)):
+            pieces = [(int(sq), int(boards[i, sq])) for sq in np.flatnonzero(boards[i] >= 0)]
+            exp_us, exp_them = netfile.features((pieces, int(stm[i])), netfile.ARCH_KING_BUCKETS)
+            n = int(d.count[i])
+            self.assertEqual(sorted(us[i, :n].tolist()), sorted(exp_us), i)
+            self.assertEqual(sorted(them[i, :n].tolist()), sorted(exp_them), i)
+            self.assertTrue((us[i, n:] == 3072).all() and (them[i, n:] == 3072).all())
+            kings_seen |= {(code, int(np.flatnonzero(boards[i] == code)[0])) for code in (5, 11)}
+        self.assertEqual(len(kings_seen), 128)  # both kings stood on every square
+        # Piece order is kept: slot by slot, the same piece in both perspectives.
+        single_us, single_them = abin.king_bucket_features(d.stm_features[:1])
+        np.testing.assert_array_equal(single_us[0], us[0])
+        np.testing.assert_array_equal(single_them[0], them[0])
+        no_king = d.stm_features[:3].copy()
+        no_king[1, no_king[1] >= 704] = 768  # the opponent's king (704 + square) dropped: PAD
+        with self.assertRaisesRegex(abin.AbinError, "row 1: .*one king of each colour"):
+            abin.king_bucket_features(no_king)
 
 
 class CommandLineTest(unittest.TestCase):
@@ -362,6 +577,28 @@ class CommandLineTest(unittest.TestCase):
             bad = subprocess.run([sys.executable, script, "eval", path, START], capture_output=True, text=True)
             self.assertNotEqual(bad.returncode, 0)
             self.assertIn("CRC", bad.stderr)
+
+    def test_king_bucket_net(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "k.anet")
+            script = str(NNUE / "netfile.py")
+            subprocess.run([sys.executable, script, "random", path, "--seed", "3", "--hidden", "128", "--buckets", "8",
+                            "--king-buckets", "4"], check=True, capture_output=True)
+            self.assertEqual(os.path.getsize(path), HEADER + (3072 * 128 + 128 + 16 * 128) * 2 + 32)
+            info = subprocess.run([sys.executable, script, "info", path], check=True, capture_output=True, text=True)
+            self.assertIn("architecture    3 ((768 x 4 -> 128) x 2 -> 1 x 8 output buckets, SCReLU)", info.stdout)
+            fens = [START, "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1"]
+            out = subprocess.run([sys.executable, script, "eval", path] + fens, check=True, capture_output=True, text=True)
+            net = netfile.read(path)
+            self.assertEqual([int(line.split("\t")[0]) for line in out.stdout.splitlines()],
+                             [netfile.evaluate_cp(net, fen) for fen in fens])
+            verbose = subprocess.run([sys.executable, script, "eval", path, KingBucketTest.FEN_2, "--verbose"],
+                                     check=True, capture_output=True, text=True)
+            self.assertIn("features us   [3070, 2794, 2651, 2319]", verbose.stdout)  # square order: g1, c3, d5, h7
+            bad = subprocess.run([sys.executable, script, "random", path, "--king-buckets", "4"], capture_output=True,
+                                 text=True)
+            self.assertNotEqual(bad.returncode, 0)
+            self.assertIn("--king-buckets 4 needs --buckets 8", bad.stderr)
 
 
 class AbinTest(unittest.TestCase):

@@ -142,6 +142,42 @@ class PipelineTest(unittest.TestCase):
         self.assertFalse(fresh.exists())
 
 
+class KingBucketOptionTest(unittest.TestCase):
+    """--king-buckets folds train.py's option into the train settings (and so into the recipe)."""
+
+    def parse(self, *extra):
+        import pipeline
+
+        return pipeline.parse_args(["--engine", ENGINE, "--dir", "d", "--name", "n", "--positions", "10", *extra])
+
+    def test_default_settings_lose_mirror(self):
+        import pipeline
+
+        self.assertEqual(self.parse().train, pipeline.GEN3_TRAIN)
+        self.assertEqual(self.parse("--king-buckets", "1").train, pipeline.GEN3_TRAIN)
+        train = self.parse("--king-buckets", "4").train.split()
+        self.assertNotIn("--mirror", train)
+        self.assertEqual(train[-2:], ["--king-buckets", "4"])
+        self.assertEqual(train[:-2], [a for a in pipeline.GEN3_TRAIN.split() if a != "--mirror"])
+        self.assertIn("--mirror", pipeline.GEN3_TRAIN.split())  # the default itself is unchanged
+
+    def test_conflicts_are_refused(self):
+        import contextlib
+        import io
+
+        cases = [(["--king-buckets", "4", "--train", "--hidden 256 --mirror"], "drop --mirror"),
+                 (["--king-buckets", "4", "--train", "--king-buckets 4"], "both as a pipeline option and in --train"),
+                 (["--king-buckets", "2"], "invalid choice")]
+        for extra, message in cases:
+            err = io.StringIO()
+            with self.subTest(extra=extra):
+                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+                    self.parse(*extra)
+                self.assertIn(message, err.getvalue())
+        self.assertEqual(self.parse("--king-buckets", "4", "--train", "--hidden 256").train,
+                         "--hidden 256 --king-buckets 4")
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: nnue_pipeline_test.py ENGINE")

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""End to end: scripts/nnue/train.py trains tiny nets of both architectures on synthetic
-data, writes the log, the loss curve and a checkpoint, resumes to the same bytes as an
-uninterrupted run, and exports `.anet` files that the engine loads and evaluates within
-quantisation error of the trained float model (and exactly as netfile.evaluate_cp).
+"""End to end: scripts/nnue/train.py trains tiny nets of all three architectures on
+synthetic data, writes the log, the loss curve and a checkpoint, resumes to the same
+bytes as an uninterrupted run, and exports `.anet` files that the engine loads and
+evaluates within quantisation error of the trained float model (and exactly as
+netfile.evaluate_cp). For king buckets (architecture 3) also: the factoriser's export is
+the merged W + F, gradients against plain autograd on independently built features, the
+dense (CUDA) batches against the sparse CPU ones, and the refused option combinations.
 
     nnue_train_test.py ENGINE      (exit status 77: torch or matplotlib missing, skipped)
 
@@ -20,11 +23,16 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import unittest  # noqa: E402
 
+import contextlib  # noqa: E402
+import io  # noqa: E402
+
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NNUE = ROOT / "scripts" / "nnue"
 sys.path.insert(0, str(NNUE))
+import abin  # noqa: E402
 import netfile  # noqa: E402
 import synthetic  # noqa: E402
 import train  # noqa: E402
@@ -133,6 +141,191 @@ class TrainExportTest(unittest.TestCase):
         self.run_train("--hidden", "256", "--buckets", "1", "--checkpoint", str(self.dir / "p256.pt"), name="p256")
         self.check_engine_matches_float("p256", 256, 1)
         self.assertEqual(os.path.getsize(self.dir / "p256.anet"), 32 + 394756)
+
+
+def flip_files(fen):
+    """The board mirrored left-right (files a <-> h), no castling rights."""
+    fields = fen.split()
+    return " ".join(["/".join(rank[::-1] for rank in fields[0].split("/")), fields[1], "-", "-", "0", "1"])
+
+
+def quantise_by_hand(x):
+    """Clip to +-1.98, scale by 255, round half away from zero (nets/README.md)."""
+    y = np.clip(np.asarray(x, dtype=np.float64), -1.98, 1.98) * 255
+    return np.sign(y) * np.floor(np.abs(y) + 0.5)
+
+
+class KingBucketTrainTest(unittest.TestCase):
+    """Architecture 3: --king-buckets 4, (768 x 4 -> 384) x 2 -> 1 x 8, factorised."""
+
+    COMMON = ("--hidden", "384", "--buckets", "8", "--king-buckets", "4")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+        cls.data = cls.dir / "syn.abin"
+        subprocess.run([sys.executable, str(NNUE / "synthetic.py"), str(cls.data), "--count", "12000", "--seed", "5"],
+                       check=True, capture_output=True)
+        cls.out = cls.train(*cls.COMMON, "--checkpoint", str(cls.dir / "kb.pt"), name="kb")
+        cls.net = netfile.read(cls.dir / "kb.anet")
+        state = torch.load(cls.dir / "kb.pt", map_location="cpu")
+        cls.state = state
+        cls.model = train.PerspectiveNet(hidden=384, buckets=8, qat="all", king_buckets=4)
+        cls.model.load_state_dict(state["model"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def train(cls, *extra, name, check=True):
+        args = ["--data", str(cls.data), "--epochs", "2", "--batch-size", "1024", "--threads", "1", "--quiet",
+                "--seed", "3", "--out", str(cls.dir / f"{name}.anet"), *extra]
+        out = subprocess.run([sys.executable, str(NNUE / "train.py"), *args], capture_output=True, text=True, timeout=600)
+        if check and out.returncode != 0:
+            raise AssertionError(out.stdout + out.stderr)
+        return out
+
+    def test_file_is_architecture_3(self):
+        self.assertIn("(768 x 4 -> 384) x 2 -> 1 x 8 output buckets (architecture 3", self.out.stdout)
+        q = self.net
+        self.assertEqual((q.arch, q.hidden, q.buckets, q.king_buckets), (3, 384, 8, 4))
+        self.assertEqual(os.path.getsize(self.dir / "kb.anet"), 32 + (3072 * 384 + 384 + 16 * 384) * 2 + 32)
+        self.assertEqual(self.state["king_buckets"], 4)
+
+    def test_export_is_the_merged_factoriser(self):
+        w = self.state["model"]["ft_weight"].numpy()
+        f = self.state["model"]["ft_factor"].numpy()
+        self.assertEqual((w.shape, f.shape), ((3072, 384), (768, 384)))
+        merged = (w.reshape(4, 768, 384) + f[None]).reshape(3072, 384)  # float32, as the trainer adds
+        np.testing.assert_array_equal(self.net.ft_weights, quantise_by_hand(merged))
+        # Both parts matter: neither W nor F alone is what the file holds, and the buckets differ.
+        self.assertGreater(np.abs(quantise_by_hand(np.tile(f, (4, 1))) - self.net.ft_weights).max(), 0)
+        self.assertGreater(np.abs(quantise_by_hand(w) - self.net.ft_weights).max(), 0)
+        self.assertGreater(np.abs(self.net.ft_weights[:768].astype(int) - self.net.ft_weights[768:1536]).max(), 0)
+        # Clipping kept the merged rows in range (the trained factor can exceed nothing either).
+        self.assertLessEqual(np.abs(merged).max(), 1.98 + 1e-6)
+        self.assertLessEqual(np.abs(f).max(), 1.98)
+
+    def test_integer_evaluation_matches_the_float_model(self):
+        values = []
+        for fen in FENS:
+            with self.subTest(fen=fen):
+                cp = netfile.evaluate_cp(self.net, fen)
+                values.append(cp)
+                self.assertAlmostEqual(cp, self.model.float_eval_fen(fen), delta=1.5)
+                if " - " in fen:  # no castling rights: the net cannot tell a position from its mirror image
+                    self.assertEqual(cp, netfile.evaluate_cp(self.net, flip_files(fen)))
+                    self.assertAlmostEqual(self.model.float_eval_fen(fen), self.model.float_eval_fen(flip_files(fen)),
+                                           delta=1e-9)
+        self.assertGreater(max(values) - min(values), 20)  # the net has learnt something
+
+    def test_engine_matches_netfile(self):
+        """Needs an engine that loads architecture 3."""
+        values = engine_evals(self.dir / "kb.anet", FENS)
+        for fen, cp in zip(FENS, values):
+            with self.subTest(fen=fen):
+                self.assertEqual(cp, netfile.evaluate_cp(self.net, fen))
+
+    def test_resume_gives_the_same_net_and_refuses_other_king_buckets(self):
+        common = (*self.COMMON, "--checkpoint", str(self.dir / "part.pt"))
+        self.train(*common, "--stop-after", "1", name="part")
+        out = self.train(*common, "--resume", str(self.dir / "part.pt"), name="part")
+        self.assertIn("resumed from", out.stdout)
+        self.assertEqual((self.dir / "part.anet").read_bytes(), (self.dir / "kb.anet").read_bytes())
+        for extra in (("--hidden", "384", "--buckets", "8"), ("--hidden", "384", "--buckets", "8", "--king-buckets", "1")):
+            bad = self.train(*extra, "--resume", str(self.dir / "kb.pt"), "--epochs", "3", name="x", check=False)
+            self.assertNotEqual(bad.returncode, 0)
+            self.assertIn("4 king bucket(s)", bad.stderr)
+
+    def test_refused_options(self):
+        base = ["--data", "x.abin"]
+        cases = [(["--king-buckets", "2"], "--king-buckets 2: the format has 1"),
+                 (["--king-buckets", "4", "--buckets", "1"], "--king-buckets 4 needs --buckets 8"),
+                 (["--king-buckets", "4", "--mirror"], "drop --mirror")]
+        for extra, message in cases:
+            err = io.StringIO()
+            with self.subTest(extra=extra):
+                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+                    train.parse_args(base + extra)
+                self.assertIn(message, err.getvalue())
+        self.assertEqual(train.parse_args(base).king_buckets, 1)
+
+    def records(self, n, seed):
+        boards, stm, score, result = synthetic.generate(n, seed=seed)
+        return boards, stm, abin.decode(abin.encode_boards(boards, score, result, stm))
+
+    def test_gradients_against_independent_features(self):
+        train.check_gradients()  # the trainer's own check, king buckets included
+        boards, stm, d = self.records(48, 8)
+        score = np.clip(d.score_stm, -32767, 32767).astype(np.int16)
+        result2 = (d.result_stm * 2).astype(np.uint8)
+        batch = train.cpu_batch(d.stm_features, score, result2, with_grad_prep=True, sort_by_pieces=False,
+                                king_buckets=4)
+        batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
+        positions = []
+        for i in range(len(boards)):
+            pieces = [(int(sq), int(boards[i, sq])) for sq in np.flatnonzero(boards[i] >= 0)]
+            positions.append(netfile.features((pieces, int(stm[i])), netfile.ARCH_KING_BUCKETS))
+        for qat in ("none", "all"):
+            model = train.PerspectiveNet(hidden=128, buckets=8, seed=4, qat=qat, king_buckets=4).double()
+            with torch.no_grad():
+                model.ft_weight.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(6))
+            train.loss_fn(model(batch), batch, 0.75, 2.0).backward()
+            grads = {name: p.grad.clone() for name, p in model.named_parameters()}
+            model.zero_grad()
+            # Reference: the merged matrix written out, each position's rows summed, plain autograd.
+            rows = (model.ft_weight.view(4, 768, 128) + model.ft_factor).view(3072, 128)
+            fb, ow, ob = model.ft_bias, model.out_weight, model.out_bias
+            if qat == "all":
+                rows, fb = train.fake_quantise(rows, 255), train.fake_quantise(fb, 255)
+                ow, ob = train.fake_quantise(ow, 64), train.fake_quantise(ob, 255 * 64)
+            ys = []
+            for us, them in positions:
+                k = min(max((len(us) - 2) // 4, 0), 7)
+                a = torch.clamp(fb + rows[us].sum(0), 0, 1) ** 2
+                t = torch.clamp(fb + rows[them].sum(0), 0, 1) ** 2
+                ys.append(a @ ow[k, :128] + t @ ow[k, 128:] + ob[k])
+            train.loss_fn(torch.stack(ys), batch, 0.75, 2.0).backward()
+            self.assertEqual(set(grads), {"ft_weight", "ft_factor", "ft_bias", "out_weight", "out_bias"})
+            for name, p in model.named_parameters():
+                with self.subTest(qat=qat, parameter=name):
+                    self.assertGreater(float(p.grad.abs().max()), 0)
+                    self.assertLess(float((grads[name] - p.grad).abs().max()), 1e-12)
+            # The factor's gradient is the sum of its four bucket rows' gradients.
+            torch.testing.assert_close(grads["ft_factor"], grads["ft_weight"].view(4, 768, 128).sum(0))
+
+    def test_dense_batches_agree_with_the_sparse_ones(self):
+        boards, stm, d = self.records(3000, 9)
+        data = train.Dataset(d.stm_features, np.clip(d.score_stm, -32767, 32767).astype(np.int16),
+                             (d.result_stm * 2).astype(np.uint8))
+        data.check_kings()
+        cpu = torch.device("cpu")
+        sparse = train.BatchSource(data, cpu, False, dense=False, king_buckets=4)
+        dense = train.BatchSource(data, cpu, False, dense=True, king_buckets=4)
+        ids = np.arange(len(data))
+        for a, b in zip(sparse.batches(ids, 1000, train=True, drop_last=True),
+                        dense.batches(ids, 1000, train=True, drop_last=True)):
+            self.assertEqual(b["kind"], "dense")
+            outputs = []
+            for batch in (a, b):
+                self.model.zero_grad()
+                y = self.model(batch)
+                train.loss_fn(y, batch, 0.75, 2.0).backward()
+                # the sparse batch is sorted by piece count: compare as sorted values
+                outputs.append((torch.sort(y.detach()).values, self.model.ft_weight.grad.clone(),
+                                self.model.ft_factor.grad.clone()))
+            for x, z in zip(*outputs):
+                torch.testing.assert_close(x, z, rtol=1e-4, atol=1e-6)
+        torch_us, torch_them = train.king_bucket_indices(torch.from_numpy(d.stm_features).long())
+        np_us, np_them = abin.king_bucket_features(d.stm_features)
+        np.testing.assert_array_equal(torch_us.numpy(), np_us)
+        np.testing.assert_array_equal(torch_them.numpy(), np_them)
+        broken = d.stm_features[:5].copy()
+        broken[2][broken[2] >= 704] = abin.PAD  # no opponent king
+        with self.assertRaisesRegex(abin.AbinError, "position 2: .*one king of each colour"):
+            train.Dataset(broken, np.zeros(5, np.int16), np.zeros(5, np.uint8)).check_kings()
 
 
 if __name__ == "__main__":

@@ -7,36 +7,56 @@ namespace arbiter::eval::nnue {
 
 namespace {
 
-const int16_t* row(const Network& net, Color perspective, PieceSquare ps) {
-    return net.feature_row(feature_index(perspective, ps.piece, ps.square));
+const int16_t* row(const Network& net, Color perspective, InputView view, PieceSquare ps) {
+    return net.feature_row(feature_index(perspective, ps.piece, ps.square, view));
+}
+
+// The pieces of `pos`, in square order, into room for 64 (a position set up with
+// "Allow Unreachable Positions" may hold more than 32).
+int list_pieces(const Position& pos, PieceSquare* out) {
+    int n = 0;
+    for (const Square s : squares(pos.occupied())) out[n++] = {pos.piece_on(s), s};
+    return n;
 }
 
 } // namespace
 
-void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+void refresh(const Network& net, std::span<const PieceSquare> pieces, Color perspective, InputView view,
+             Accumulator& acc) {
     const int hidden = net.hidden_size();
-    for (const Color perspective : {White, Black}) {
-        int16_t* values = acc.values[perspective];
-        std::copy(net.feature_biases.begin(), net.feature_biases.end(), values);
-        for (const Square s : squares(pos.occupied())) {
-            const int16_t* weights = row(net, perspective, {pos.piece_on(s), s});
-            for (int i = 0; i < hidden; ++i) values[i] = int16_t(values[i] + weights[i]);
-        }
+    int16_t* values = acc.values[perspective];
+    std::copy(net.feature_biases.begin(), net.feature_biases.end(), values);
+    for (const PieceSquare ps : pieces) {
+        const int16_t* weights = row(net, perspective, view, ps);
+        for (int i = 0; i < hidden; ++i) values[i] = int16_t(values[i] + weights[i]);
     }
+    acc.views[perspective] = view;
+}
+
+void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+    PieceSquare pieces[64];
+    const int count = list_pieces(pos, pieces);
+    for (const Color perspective : {White, Black})
+        refresh(net, {pieces, size_t(count)}, perspective, net.view(perspective, pos.king_square(perspective)), acc);
+}
+
+void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
+            Color perspective, Accumulator& child) {
+    assert(&parent != &child);
+    assert(kernels.hidden == net.hidden_size());
+    const InputView view = parent.views[perspective];
+    RowChanges rows;
+    rows.added_count = changes.added_count;
+    rows.removed_count = changes.removed_count;
+    for (int k = 0; k < changes.added_count; ++k) rows.added[k] = row(net, perspective, view, changes.added[k]);
+    for (int k = 0; k < changes.removed_count; ++k) rows.removed[k] = row(net, perspective, view, changes.removed[k]);
+    kernels.apply_rows(parent.values[perspective], child.values[perspective], rows);
+    child.views[perspective] = view;
 }
 
 void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
             Accumulator& child) {
-    assert(&parent != &child);
-    assert(kernels.hidden == net.hidden_size());
-    for (const Color perspective : {White, Black}) {
-        RowChanges rows;
-        rows.added_count = changes.added_count;
-        rows.removed_count = changes.removed_count;
-        for (int k = 0; k < changes.added_count; ++k) rows.added[k] = row(net, perspective, changes.added[k]);
-        for (int k = 0; k < changes.removed_count; ++k) rows.removed[k] = row(net, perspective, changes.removed[k]);
-        kernels.apply_rows(parent.values[perspective], child.values[perspective], rows);
-    }
+    for (const Color perspective : {White, Black}) update(kernels, net, parent, changes, perspective, child);
 }
 
 void update(const Network& net, const Accumulator& parent, const PieceChanges& changes, Accumulator& child) {
@@ -65,6 +85,7 @@ AccumulatorStack::AccumulatorStack(Isa isa) : isa_(isa), entries_(std::make_uniq
 
 void AccumulatorStack::reset(const Network& net, const Position& root) {
     net_ = &net;
+    architecture_ = net.architecture();
     kernels_ = &kernels(isa_, net.hidden_size());
     top_ = 0;
     refresh(net, root, entries_[0].acc);
@@ -74,17 +95,52 @@ void AccumulatorStack::reset(const Network& net, const Position& root) {
 
 void AccumulatorStack::push(const Position& before, Move move) {
     assert(top_ + 1 < Capacity);
+    const Entry& parent = entries_[top_];
     Entry& entry = entries_[++top_];
     entry.changes = piece_changes(before, move);
     entry.computed = false;
     entry.null_move = false;
+    entry.acc.views[White] = parent.acc.views[White];
+    entry.acc.views[Black] = parent.acc.views[Black];
+    entry.refresh[White] = entry.refresh[Black] = false;
+    // (The architecture is a copy: the stack may be pushed while no net is in use,
+    // and net_ may then point to one that is gone.)
+    if (architecture_ != Architecture::KingBuckets) return;
+    // A king that lands where its view changes: that perspective starts afresh.
+    bool any = false;
+    for (int k = 0; k < entry.changes.added_count; ++k) {
+        const PieceSquare placed = entry.changes.added[k];
+        if (type_of(placed.piece) != King) continue;
+        const Color side = color_of(placed.piece);
+        const InputView view = input_view(architecture_, side, placed.square);
+        if (view == entry.acc.views[side]) continue;
+        entry.acc.views[side] = view;
+        entry.refresh[side] = any = true;
+    }
+    if (!any) return;
+    // The pieces after the move: those of `before` not lifted, then those placed.
+    const PieceChanges& changes = entry.changes;
+    int n = 0;
+    for (const Square s : squares(before.occupied())) {
+        const Piece piece = before.piece_on(s);
+        bool lifted = false;
+        for (int k = 0; k < changes.removed_count; ++k)
+            lifted |= changes.removed[k].square == s && changes.removed[k].piece == piece;
+        if (!lifted) entry.pieces[n++] = {piece, s};
+    }
+    for (int k = 0; k < changes.added_count; ++k) entry.pieces[n++] = changes.added[k];
+    entry.piece_count = n;
 }
 
 void AccumulatorStack::push_null() {
     assert(top_ + 1 < Capacity);
+    const Entry& parent = entries_[top_];
     Entry& entry = entries_[++top_];
     entry.computed = false;
     entry.null_move = true;
+    // A null move moves no king: a later move's parent views are these.
+    entry.acc.views[White] = parent.acc.views[White];
+    entry.acc.views[Black] = parent.acc.views[Black];
 }
 
 void AccumulatorStack::pop() {
@@ -102,7 +158,13 @@ const Accumulator& AccumulatorStack::current() {
     for (int i = source + 1; i <= top; ++i) {
         Entry& entry = entries_[i];
         if (entry.null_move) continue;
-        update(*kernels_, *net_, entries_[source].acc, entry.changes, entry.acc);
+        for (const Color perspective : {White, Black}) {
+            if (entry.refresh[perspective])
+                refresh(*net_, {entry.pieces, size_t(entry.piece_count)}, perspective, entry.acc.views[perspective],
+                        entry.acc);
+            else
+                update(*kernels_, *net_, entries_[source].acc, entry.changes, perspective, entry.acc);
+        }
         entry.computed = true;
         source = i;
     }

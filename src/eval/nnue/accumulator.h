@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "chess/piece_changes.h"
 #include "chess/position.h"
@@ -13,17 +14,24 @@
 
 namespace arbiter::eval::nnue {
 
-// values[p] = feature biases + the feature rows of every piece seen from perspective p.
-// Room for the largest hidden size; a network of hidden size H uses the first H values
-// of each perspective, and the rest are never read.
+// values[p] = feature biases + the feature rows of every piece seen from perspective p
+// in its view (network.h: where p's king puts the features; always {0, 0} except in
+// architecture 3). Room for the largest hidden size; a network of hidden size H uses
+// the first H values of each perspective, and the rest are never read.
 struct Accumulator {
     alignas(64) int16_t values[2][MaxHiddenSize];
+    InputView views[2];
 };
 
 // From scratch: every piece of `pos`.
 void refresh(const Network& net, const Position& pos, Accumulator& acc);
-// Incrementally: `child` = `parent` with the rows `changes` lifts and places.
-// `child` must not be `parent`.
+// One perspective from scratch, in `view`: the biases and the rows of `pieces`.
+void refresh(const Network& net, std::span<const PieceSquare> pieces, Color perspective, InputView view,
+             Accumulator& acc);
+// Incrementally: `child` = `parent` with the rows `changes` lifts and places, in the
+// parent's views. `child` must not be `parent`, and the move must leave both views as
+// they are (in architecture 3 a king move into another bucket or across the d/e line
+// changes its side's view: that perspective needs a refresh).
 void update(const Network& net, const Accumulator& parent, const PieceChanges& changes, Accumulator& child);
 // Centipawns from `side_to_move`'s point of view, by the integer formula of
 // nets/README.md, for a position of `piece_count` pieces (which picks the output
@@ -37,14 +45,18 @@ int evaluate(const Network& net, const Position& pos);
 // must be for the network's hidden size; the ones above use active_kernels().
 void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
             Accumulator& child);
+void update(const Kernels& kernels, const Network& net, const Accumulator& parent, const PieceChanges& changes,
+            Color perspective, Accumulator& child);
 int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc, Color side_to_move, int piece_count);
 
 // One search thread's accumulators, root at index 0, one entry per move made on the
 // way down. push() only records what the move changes; evaluate() computes the
 // pending entries from the nearest computed ancestor, so moves whose subtree is cut
 // before any evaluation cost nothing but the record. A null move shares its parent's
-// accumulator (side to move is not part of it). Fixed capacity, allocated once;
-// push/pop/evaluate never allocate.
+// accumulator (side to move is not part of it). With king input buckets, a king move
+// that changes its side's view records the pieces after the move, and that
+// perspective is refreshed from them instead of updated. Fixed capacity, allocated
+// once; push/pop/evaluate never allocate.
 class AccumulatorStack {
 public:
     // Room for a search of 256 plies below the root, and a few to spare.
@@ -76,11 +88,17 @@ private:
         PieceChanges changes;
         bool computed = false;
         bool null_move = false;  // no changes; never computed itself, reads through to its parent
+        // acc.views are set at push; a perspective whose view differs from the
+        // parent's is refreshed from `pieces` (filled only then).
+        bool refresh[2] = {false, false};
+        PieceSquare pieces[64];  // not 32: unreachable positions may hold more
+        int piece_count = 0;
     };
 
     Isa isa_;
     const Kernels* kernels_ = nullptr;
     const Network* net_ = nullptr;
+    Architecture architecture_ = Architecture::Plain;  // net_'s, for push()
     std::unique_ptr<Entry[]> entries_;
     int top_ = 0;
 };

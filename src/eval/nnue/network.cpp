@@ -65,7 +65,7 @@ Network::Network(Architecture architecture, int hidden) : architecture_(architec
     // Four blocks, each starting on a 64-byte boundary (every block size is a multiple
     // of 64 bytes for the hidden sizes supported, except the i32 biases, which come last).
     const size_t buckets = size_t(bucket_count(architecture));
-    const size_t feature_count = size_t(InputSize) * hidden, output_count = buckets * 2 * hidden;
+    const size_t feature_count = size_t(input_count(architecture)) * hidden, output_count = buckets * 2 * hidden;
     const size_t bytes = (feature_count + hidden + output_count) * sizeof(int16_t) + 64;
     storage_.reset(static_cast<std::byte*>(std::aligned_alloc(64, bytes)));
     if (!storage_) throw std::bad_alloc();
@@ -78,9 +78,15 @@ Network::Network(Architecture architecture, int hidden) : architecture_(architec
 }
 
 std::string describe(Architecture architecture, int hidden) {
-    return architecture == Architecture::MaterialBuckets
-               ? fmt::format("(768 -> {}) x 2 -> 1 x {} output buckets", hidden, MaterialBucketCount)
-               : fmt::format("(768 -> {}) x 2 -> 1", hidden);
+    switch (architecture) {
+    case Architecture::Plain: return fmt::format("(768 -> {}) x 2 -> 1", hidden);
+    case Architecture::MaterialBuckets:
+        return fmt::format("(768 -> {}) x 2 -> 1 x {} output buckets", hidden, MaterialBucketCount);
+    case Architecture::KingBuckets:
+        return fmt::format("(768 x {} -> {}) x 2 -> 1 x {} output buckets", KingBucketCount, hidden,
+                           MaterialBucketCount);
+    }
+    return fmt::format("architecture {}", uint32_t(architecture));
 }
 
 LoadResult load_network(std::span<const std::byte> bytes) {
@@ -93,10 +99,11 @@ LoadResult load_network(std::span<const std::byte> bytes) {
     if (const uint32_t version = read_u32(header + 8); version != FormatVersion)
         return failure(fmt::format("unsupported network format version {} (this build reads version {})", version, FormatVersion));
     const uint32_t arch_id = read_u32(header + 12);
-    if (arch_id != uint32_t(Architecture::Plain) && arch_id != uint32_t(Architecture::MaterialBuckets))
+    if (arch_id < uint32_t(Architecture::Plain) || arch_id > uint32_t(Architecture::KingBuckets))
         return failure(fmt::format("unsupported network architecture id {} (this build evaluates architectures 1, "
-                                   "(768 -> H) x 2 -> 1, and 2, the same with {} output buckets)",
-                                   arch_id, MaterialBucketCount));
+                                   "(768 -> H) x 2 -> 1; 2, the same with {} output buckets; and 3, the same with "
+                                   "{} king input buckets)",
+                                   arch_id, MaterialBucketCount, KingBucketCount));
     const auto arch = Architecture(arch_id);
     const uint32_t hidden = read_u32(header + 16);
     if (hidden > uint32_t(MaxHiddenSize) || !supported_hidden_size(int(hidden)))

@@ -1,9 +1,12 @@
 #pragma once
 // The networks Arbiter evaluates, `(768 -> H) x 2 -> 1` with SCReLU, and their file
-// format `.anet` (specified in nets/README.md). Two architectures share the format:
+// format `.anet` (specified in nets/README.md). Three architectures share the format:
 // - id 1: one output (generation 2's gen2-a, H = 256);
 // - id 2: eight outputs, one chosen per position by its piece count ("output
-//   buckets by material"; generation 3's gen3-a, H = 384, the default net).
+//   buckets by material"; generation 3's gen3-a, H = 384, the default net);
+// - id 3: as id 2, with four blocks of 768 inputs, one per region of the board where
+//   the perspective's own king stands, the board mirrored left-right when that king is
+//   on files e-h ("king input buckets"; input_view()).
 // The hidden size H is read from the file; it is one of HiddenSizes. A Network only
 // ever comes out of load_network() (or a test building one by hand), which checks the
 // header, the size, the CRC and the weight ranges: the kernels rely on those ranges
@@ -36,8 +39,10 @@ inline constexpr int MaxHiddenSize = 1024;
 enum class Architecture : uint32_t {
     Plain = 1,            // one output
     MaterialBuckets = 2,  // MaterialBucketCount outputs, chosen by output_bucket()
+    KingBuckets = 3,      // KingBucketCount x 768 inputs (input_view()), outputs as MaterialBuckets
 };
 inline constexpr int MaterialBucketCount = 8;
+inline constexpr int KingBucketCount = 4;
 
 // The output bucket of architecture 2 for a position with `piece_count` pieces, kings
 // and pawns included (2 ... 32): (piece_count - 2) / 4, so 2-5 pieces use bucket 0,
@@ -51,15 +56,49 @@ constexpr int output_bucket(int piece_count) {
 inline constexpr uint32_t FormatVersion = 1;
 inline constexpr size_t HeaderSize = 32;
 
-constexpr int bucket_count(Architecture arch) { return arch == Architecture::MaterialBuckets ? MaterialBucketCount : 1; }
+constexpr int bucket_count(Architecture arch) { return arch == Architecture::Plain ? 1 : MaterialBucketCount; }
+// Input features: 768, or 768 per king bucket.
+constexpr int input_count(Architecture arch) {
+    return arch == Architecture::KingBuckets ? InputSize * KingBucketCount : InputSize;
+}
 
 // Feature weights, feature biases and output weights (i16), then the output biases (i32).
 constexpr size_t payload_size(Architecture arch, int hidden) {
     const size_t buckets = size_t(bucket_count(arch));
-    return (size_t(InputSize) * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
+    return (size_t(input_count(arch)) * hidden + hidden + buckets * 2 * hidden) * 2 + 4 * buckets;
 }
 static_assert(payload_size(Architecture::Plain, 256) == 394756, "gen2-a's payload size, stated in nets/README.md");
 static_assert(payload_size(Architecture::MaterialBuckets, 512) == 803872, "stated in nets/README.md");
+static_assert(payload_size(Architecture::KingBuckets, 384) == 2372384, "stated in nets/README.md");
+
+// How one perspective's features are laid out, which in architecture 3 depends on
+// where that perspective's own king stands: the first feature of the king's bucket,
+// and the XOR applied to every square (7: the board mirrored left-right). Other
+// architectures use the default, {0, 0}, whatever the king does.
+struct InputView {
+    int offset = 0;
+    int square_xor = 0;
+    friend constexpr bool operator==(InputView, InputView) = default;
+};
+
+// Architecture 3's king buckets, by the king's square seen from its own side (ranks
+// flipped for Black) after the mirror, so only files a-d are read: the first rank's
+// corner files (a, b: castled) 0, its centre files (c, d) 1, the second rank 2, any
+// square further up 3. Filled for all 64 squares, symmetrically.
+inline constexpr std::array<uint8_t, 64> KingBucketMap = {
+    0, 0, 1, 1, 1, 1, 0, 0,  //
+    2, 2, 2, 2, 2, 2, 2, 2,  //
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+// The view of `perspective` whose own king stands on `king`.
+constexpr InputView input_view(Architecture arch, Color perspective, Square king) {
+    if (arch != Architecture::KingBuckets) return {};
+    const int mirror = (int(king) & 7) >= 4 ? 7 : 0;
+    const int relative = perspective == White ? int(king) : int(king) ^ 56;
+    return {KingBucketMap[size_t(relative ^ mirror)] * InputSize, mirror};
+}
 
 constexpr bool supported_hidden_size(int hidden) {
     for (const int h : HiddenSizes)
@@ -99,13 +138,17 @@ public:
     Architecture architecture() const { return architecture_; }
     int hidden_size() const { return hidden_; }
     int buckets() const { return bucket_count(architecture_); }
+    int inputs() const { return input_count(architecture_); }
     // The output bucket of a position with `piece_count` pieces.
     int bucket(int piece_count) const {
-        return architecture_ == Architecture::MaterialBuckets ? output_bucket(piece_count) : 0;
+        return architecture_ == Architecture::Plain ? 0 : output_bucket(piece_count);
     }
+    // Whether a perspective's features depend on where its king stands.
+    bool king_buckets() const { return architecture_ == Architecture::KingBuckets; }
+    InputView view(Color perspective, Square king) const { return input_view(architecture_, perspective, king); }
 
-    // Feature-major: the hidden_size() weights of feature f start at f * hidden_size(),
-    // so one feature's row is a contiguous, 64-byte aligned block.
+    // Feature-major, inputs() features: the hidden_size() weights of feature f start
+    // at f * hidden_size(), so one feature's row is a contiguous, 64-byte aligned block.
     std::span<int16_t> feature_weights;
     std::span<int16_t> feature_biases;
     // Per bucket, 2 * hidden_size() weights: first those applied to the side to move's
@@ -118,10 +161,11 @@ public:
 };
 
 // The input feature of `piece` on `square` in the accumulator of `perspective`: own
-// pieces first, ranks flipped for Black, so both perspectives share one weight matrix.
-constexpr int feature_index(Color perspective, Piece piece, Square square) {
-    return (color_of(piece) == perspective ? 0 : 384) + type_of(piece) * 64
-           + (perspective == White ? int(square) : int(square) ^ 56);
+// pieces first, ranks flipped for Black, so both perspectives share one weight matrix;
+// in architecture 3 placed in the block of the perspective's king bucket (`view`).
+constexpr int feature_index(Color perspective, Piece piece, Square square, InputView view = {}) {
+    return view.offset + (color_of(piece) == perspective ? 0 : 384) + type_of(piece) * 64
+           + ((perspective == White ? int(square) : int(square) ^ 56) ^ view.square_xor);
 }
 
 // A loaded network, or (net empty) the reason the bytes were refused.
