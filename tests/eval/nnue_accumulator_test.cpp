@@ -37,14 +37,16 @@ Accumulator fresh(const Network& net, const Position& pos) {
     return acc;
 }
 
-// The position with colours swapped and ranks flipped, the other side to move.
-// Castling and en passant rights are dropped: the network does not see them.
-Position mirrored(const Position& pos) {
+// The position with every square s taken from square `from(s)` of `pos`, colours
+// swapped when `swap_colours` (and then the other side to move). Castling and en
+// passant rights are dropped: the network does not see them.
+template <typename SquareMap>
+Position transformed(const Position& pos, SquareMap from, bool swap_colours) {
     std::string fen;
     for (int rank = 7; rank >= 0; --rank) {
         int empty = 0;
         for (int file = 0; file < 8; ++file) {
-            const Piece p = pos.piece_on(make_square(File(file), Rank(7 - rank)));
+            const Piece p = pos.piece_on(from(make_square(File(file), Rank(rank))));
             if (p == NoPiece) {
                 ++empty;
                 continue;
@@ -52,13 +54,23 @@ Position mirrored(const Position& pos) {
             if (empty) fen += char('0' + empty);
             empty = 0;
             const char letter = "pnbrqk"[type_of(p)];
-            fen += color_of(p) == White ? letter : char(std::toupper(letter));  // colours swapped
+            fen += (color_of(p) == White) != swap_colours ? char(std::toupper(letter)) : letter;
         }
         if (empty) fen += char('0' + empty);
         if (rank) fen += '/';
     }
-    fen += pos.side_to_move() == White ? " b - - 0 1" : " w - - 0 1";
+    fen += (pos.side_to_move() == White) != swap_colours ? " w - - 0 1" : " b - - 0 1";
     return test::parse_fen(fen, false, FenCheck::Playable);
+}
+
+// Colours swapped and ranks flipped, the other side to move.
+Position mirrored(const Position& pos) {
+    return transformed(pos, [](Square s) { return Square(s ^ 56); }, true);
+}
+
+// Mirrored left-right (file a <-> h).
+Position mirrored_files(const Position& pos) {
+    return transformed(pos, [](Square s) { return Square(s ^ 7); }, false);
 }
 
 struct Coverage {
@@ -398,33 +410,6 @@ TEST_CASE("a position and its colour-flipped mirror evaluate the same", "[nnue]"
     }
     CHECK(compared > 1000);
 }
-
-namespace {
-
-// The position mirrored left-right (file a <-> h), castling and en passant rights dropped.
-Position mirrored_files(const Position& pos) {
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 7; file >= 0; --file) {
-            const Piece p = pos.piece_on(make_square(File(file), Rank(rank)));
-            if (p == NoPiece) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            const char letter = "pnbrqk"[type_of(p)];
-            fen += color_of(p) == White ? char(std::toupper(letter)) : letter;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
-    fen += pos.side_to_move() == White ? " w - - 0 1" : " b - - 0 1";
-    return test::parse_fen(fen, false, FenCheck::Playable);
-}
-
-} // namespace
 
 TEST_CASE("a king-bucketed net cannot tell a position from its left-right mirror", "[nnue]") {
     // Each side's king puts its features in files a-d: the mirror has the same features.

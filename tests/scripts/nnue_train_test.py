@@ -69,14 +69,20 @@ def engine_evals(net_path, fens):
     return values
 
 
+def synthetic_data():
+    """(temporary directory, its path, a synthetic .abin of 12,000 positions in it)."""
+    tmp = tempfile.TemporaryDirectory()
+    directory = pathlib.Path(tmp.name)
+    data = directory / "syn.abin"
+    subprocess.run([sys.executable, str(NNUE / "synthetic.py"), str(data), "--count", "12000", "--seed", "5"],
+                   check=True, capture_output=True)
+    return tmp, directory, data
+
+
 class TrainExportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.dir = pathlib.Path(cls.tmp.name)
-        cls.data = cls.dir / "syn.abin"
-        subprocess.run([sys.executable, str(NNUE / "synthetic.py"), str(cls.data), "--count", "12000", "--seed", "5"],
-                       check=True, capture_output=True)
+        cls.tmp, cls.dir, cls.data = synthetic_data()
 
     @classmethod
     def tearDownClass(cls):
@@ -162,11 +168,7 @@ class KingBucketTrainTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.dir = pathlib.Path(cls.tmp.name)
-        cls.data = cls.dir / "syn.abin"
-        subprocess.run([sys.executable, str(NNUE / "synthetic.py"), str(cls.data), "--count", "12000", "--seed", "5"],
-                       check=True, capture_output=True)
+        cls.tmp, cls.dir, cls.data = synthetic_data()
         cls.out = cls.train(*cls.COMMON, "--checkpoint", str(cls.dir / "kb.pt"), name="kb")
         cls.net = netfile.read(cls.dir / "kb.anet")
         state = torch.load(cls.dir / "kb.pt", map_location="cpu")
