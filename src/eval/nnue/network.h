@@ -143,8 +143,6 @@ public:
     int bucket(int piece_count) const {
         return architecture_ == Architecture::Plain ? 0 : output_bucket(piece_count);
     }
-    // Whether a perspective's features depend on where its king stands.
-    bool king_buckets() const { return architecture_ == Architecture::KingBuckets; }
     InputView view(Color perspective, Square king) const { return input_view(architecture_, perspective, king); }
 
     // Feature-major, inputs() features: the hidden_size() weights of feature f start
