@@ -348,7 +348,7 @@ class BucketedFormatTest(unittest.TestCase):
 
 class KingBucketTest(unittest.TestCase):
     """Architecture 3: (768 x 4 -> H) x 2 -> 1 x 8, king input buckets with horizontal
-    mirroring (/work/kb-spec.md, nets/README.md). Indices and offsets worked out by hand."""
+    mirroring (nets/README.md). Indices and offsets worked out by hand."""
 
     H = 384
     PAYLOAD = (3072 * 384 + 384 + 16 * 384) * 2 + 32  # 2,372,384 as the spec says
