@@ -285,6 +285,37 @@ class PerspectiveNet(torch.nn.Module):
         )
 
 
+def start_from_net(model: PerspectiveNet, net: netfile.QuantNet) -> None:
+    """Set the model's weights to a trained net's (dequantised) instead of random ones, so
+    that training refines that net ("--init-from"): the old net's knowledge (its data) is
+    kept and the new data adds to it. The hidden size must match. A net with one output
+    gets it copied to every output bucket; a net without king buckets gives the shared
+    rows F of a king-bucketed model (W = 0: every bucket starts as the old net, read
+    through the king's mirror); a king-bucketed net gives F = the mean of its four
+    buckets and W = each bucket's difference from it. Every case starts as exactly the
+    source's integer weights (for a source without king buckets: as the source would
+    evaluate each position mirrored when that side's king is on files e-h)."""
+    if net.hidden != model.hidden:
+        raise ValueError(f"hidden size {net.hidden}, the run asks for {model.hidden}")
+    if net.buckets not in (1, model.buckets):
+        raise ValueError(f"{net.buckets} output buckets, the run asks for {model.buckets}")
+    source_kb = net.ft_weights.shape[0] // INPUTS
+    if source_kb > model.king_buckets:
+        raise ValueError(f"{source_kb} king buckets, the run asks for {model.king_buckets}")
+    ft_w, ft_b, out_w, out_b = (torch.tensor(a, dtype=torch.float32) for a in netfile.dequantise(net))
+    with torch.no_grad():
+        if model.king_buckets == 1:
+            model.ft_weight.copy_(ft_w)
+        else:
+            rows = ft_w.view(source_kb, INPUTS, model.hidden)
+            shared = rows.mean(0)
+            model.ft_factor.copy_(shared)
+            model.ft_weight.copy_((rows - shared).expand(model.king_buckets, -1, -1).reshape(-1, model.hidden))
+        model.ft_bias.copy_(ft_b)
+        model.out_weight.copy_(out_w.expand(model.buckets, -1))
+        model.out_bias.copy_(out_b.expand(model.buckets))
+
+
 # ----------------------------------------------------------------------------- data
 
 
@@ -651,6 +682,9 @@ def parse_args(argv=None):
     ap.add_argument("--stop-after", type=int, default=None,
                     help="stop after this many epochs of this run (the schedule still spans --epochs; continue with --resume)")
     ap.add_argument("--resume", default=None, help="resume from this checkpoint")
+    ap.add_argument("--init-from", default=None, metavar="NET",
+                    help="start from this .anet's weights instead of random ones (same hidden size; a net with one "
+                         "output or without king buckets may start a run with more)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=max(1, (os.cpu_count() or 1) - 1),
                     help="CPU threads for torch (default: all cores but one, which prepares batches)")
@@ -683,6 +717,8 @@ def parse_args(argv=None):
     if kb > 1 and args.mirror:
         ap.error(f"--mirror with --king-buckets {kb}: the king-bucketed inputs are already mirrored by the "
                  "king's file, so a position mirrored left-right has the same features; drop --mirror")
+    if args.init_from and args.resume:
+        ap.error("--init-from with --resume: a checkpoint holds its own weights")
     if args.log and not args.plot:
         args.plot = os.path.splitext(args.log)[0] + ".png"
     return args
@@ -786,6 +822,13 @@ def train(args) -> int:
                            qat=args.qat, king_buckets=args.king_buckets).to(device)
     print(f"network: {netfile.describe(model.arch, args.hidden)} (architecture {model.arch}"
           f"{', factorised king buckets' if args.king_buckets > 1 else ''})")
+    if args.init_from:
+        try:
+            start_from_net(model, netfile.read(args.init_from))
+        except (OSError, netfile.NetFileError, ValueError) as e:
+            print(f"error: --init-from {args.init_from}: {e}", file=sys.stderr)
+            return 1
+        print(f"starting from the weights of {args.init_from}")
     decay = [model.ft_weight, model.out_weight] + ([model.ft_factor] if args.king_buckets > 1 else [])
     no_decay = [model.ft_bias, model.out_bias]
     optimizer = torch.optim.AdamW(

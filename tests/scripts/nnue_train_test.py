@@ -6,6 +6,7 @@ evaluates within quantisation error of the trained float model (and exactly as
 netfile.evaluate_cp). For king buckets (architecture 3) also: the factoriser's export is
 the merged W + F, gradients against plain autograd on independently built features, the
 dense (CUDA) batches against the sparse CPU ones, and the refused option combinations.
+And --init-from: a run that starts from a trained net's weights.
 
     nnue_train_test.py ENGINE      (exit status 77: torch or matplotlib missing, skipped)
 
@@ -328,6 +329,90 @@ class KingBucketTrainTest(unittest.TestCase):
         broken[2][broken[2] >= 704] = abin.PAD  # no opponent king
         with self.assertRaisesRegex(abin.AbinError, "position 2: .*one king of each colour"):
             train.Dataset(broken, np.zeros(5, np.int16), np.zeros(5, np.uint8)).check_kings()
+
+
+class InitFromTest(unittest.TestCase):
+    """--init-from NET: training starts from a trained net's weights. With no epochs the
+    written net is the source (or, for a larger architecture, the source spread over its
+    buckets), so these tests check the weights exactly."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.dir, cls.data = synthetic_data()
+        cls.plain = cls.dir / "plain.anet"  # architecture 1
+        cls.bucketed = cls.dir / "bucketed.anet"  # architecture 2
+        cls.king = cls.dir / "king.anet"  # architecture 3
+        netfile.write(cls.plain, netfile.random_net(seed=11, hidden=128, buckets=1))
+        netfile.write(cls.bucketed, netfile.random_net(seed=12, hidden=128, buckets=8))
+        netfile.write(cls.king, netfile.random_net(seed=13, hidden=128, buckets=8, king_buckets=4))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def train(self, source, *extra, name, epochs=0, check=True):
+        args = ["--data", str(self.data), "--epochs", str(epochs), "--batch-size", "1024", "--threads", "1", "--quiet",
+                "--seed", "3", "--hidden", "128", "--init-from", str(source), "--out", str(self.dir / f"{name}.anet"),
+                *extra]
+        out = subprocess.run([sys.executable, str(NNUE / "train.py"), *args], capture_output=True, text=True, timeout=600)
+        if check:
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            self.assertIn(f"starting from the weights of {source}", out.stdout)
+        return out
+
+    def test_same_architecture_gives_the_same_file(self):
+        for source, extra in ((self.plain, ("--buckets", "1")), (self.bucketed, ("--buckets", "8")),
+                              (self.king, ("--buckets", "8", "--king-buckets", "4"))):
+            with self.subTest(source=source.name):
+                self.train(source, *extra, name="same")
+                self.assertEqual((self.dir / "same.anet").read_bytes(), source.read_bytes())
+
+    def test_one_output_is_copied_to_every_bucket(self):
+        self.train(self.plain, "--buckets", "8", name="spread")
+        src, out = netfile.read(self.plain), netfile.read(self.dir / "spread.anet")
+        self.assertEqual(out.arch, netfile.ARCH_BUCKETS)
+        np.testing.assert_array_equal(out.ft_weights, src.ft_weights)
+        np.testing.assert_array_equal(out.out_weights, np.repeat(src.out_weights, 8, axis=0))
+        for fen in FENS:
+            self.assertEqual(netfile.evaluate_cp(out, fen), netfile.evaluate_cp(src, fen))
+
+    def test_plain_inputs_become_every_king_bucket_seen_through_the_mirror(self):
+        self.train(self.bucketed, "--buckets", "8", "--king-buckets", "4", name="kb")
+        src, out = netfile.read(self.bucketed), netfile.read(self.dir / "kb.anet")
+        self.assertEqual(out.arch, netfile.ARCH_KING_BUCKETS)
+        for bucket in range(4):
+            np.testing.assert_array_equal(out.ft_weights[bucket * 768:(bucket + 1) * 768], src.ft_weights)
+        # Both kings on files a-d: no mirror, the source's evaluation; both on e-h: the
+        # source's evaluation of the board mirrored left-right.
+        queenside = ["2kr4/ppp2ppp/8/8/8/8/PPP2PPP/2KR4 w - - 0 1", "8/1k6/8/8/3P4/8/2K5/8 b - - 0 1"]
+        kingside = ["r4rk1/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/R4RK1 b - - 0 15", "6k1/pp3ppp/8/3p4/3P4/8/PP3PPP/6K1 w - - 0 30"]
+        for fen in queenside:
+            self.assertEqual(netfile.evaluate_cp(out, fen), netfile.evaluate_cp(src, fen))
+        for fen in kingside:
+            self.assertEqual(netfile.evaluate_cp(out, fen), netfile.evaluate_cp(src, flip_files(fen)))
+            self.assertNotEqual(netfile.evaluate_cp(src, fen), netfile.evaluate_cp(src, flip_files(fen)))
+
+    def test_training_moves_on_from_the_source(self):
+        self.train(self.bucketed, "--buckets", "8", name="tuned", epochs=1)
+        src, out = netfile.read(self.bucketed), netfile.read(self.dir / "tuned.anet")
+        changed = np.abs(out.ft_weights.astype(int) - src.ft_weights).max()
+        self.assertGreater(changed, 0)
+
+    def test_refusals(self):
+        cases = [(self.bucketed, ("--hidden", "256", "--buckets", "8"), "hidden size 128, the run asks for 256"),
+                 (self.bucketed, ("--buckets", "1"), "8 output buckets, the run asks for 1"),
+                 (self.king, ("--buckets", "8"), "4 king buckets, the run asks for 1"),
+                 (self.dir / "missing.anet", ("--buckets", "8"), "missing.anet")]
+        for source, extra, message in cases:
+            with self.subTest(message=message):
+                bad = self.train(source, *extra, name="bad", check=False)
+                self.assertNotEqual(bad.returncode, 0)
+                self.assertIn(f"error: --init-from {source}", bad.stderr)
+                self.assertIn(message, bad.stderr)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit):
+            train.parse_args(["--data", "x.abin", "--init-from", "a.anet", "--resume", "a.pt"])
+        self.assertIn("--init-from with --resume", err.getvalue())
 
 
 if __name__ == "__main__":
