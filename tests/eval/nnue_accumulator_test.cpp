@@ -457,3 +457,18 @@ TEST_CASE("a king-bucketed net handles positions with more than 32 pieces", "[nn
     CHECK(king_moves == 2);
     CHECK(view_changes == 1);  // Kb1-c1 changes the view (bucket 0 to 1), Kb1-a1 does not
 }
+
+TEST_CASE("a king-bucketed stack starts its view cache over with each reset", "[nnue]") {
+    // The same stack, one root, two nets of the same shape: were the cached views of the
+    // first net kept, the second's rebuilt perspectives would hold the first's rows.
+    const auto first = test::random_network(14, Architecture::KingBuckets, 256);
+    const auto second = test::random_network(15, Architecture::KingBuckets, 256);
+    const Position root = test::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    AccumulatorStack stack;
+    for (const Network* net : {first.get(), second.get(), first.get()}) {
+        stack.reset(*net, root);
+        int leaves = 0;
+        walk_with_guards(stack, *net, root, 3, leaves);
+        CHECK(leaves > 1000);
+    }
+}

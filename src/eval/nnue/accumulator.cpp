@@ -81,13 +81,17 @@ int evaluate(const Network& net, const Position& pos) {
     return evaluate(net, acc, pos.side_to_move(), popcount(pos.occupied()));
 }
 
-AccumulatorStack::AccumulatorStack(Isa isa) : isa_(isa), entries_(std::make_unique<Entry[]>(Capacity)) {}
+AccumulatorStack::AccumulatorStack(Isa isa)
+    : isa_(isa), entries_(std::make_unique<Entry[]>(Capacity)), cache_(std::make_unique<CachedView[]>(2 * ViewCount)) {}
 
 void AccumulatorStack::reset(const Network& net, const Position& root) {
     net_ = &net;
     architecture_ = net.architecture();
     kernels_ = &kernels(isa_, net.hidden_size());
     top_ = 0;
+    // The cache holds sums of the previous net's rows (a new net may even sit where the
+    // old one was freed): start it over.
+    for (int i = 0; i < 2 * ViewCount; ++i) cache_[i].valid = false;
     refresh(net, root, entries_[0].acc);
     entries_[0].computed = true;
     entries_[0].null_move = false;
@@ -118,18 +122,50 @@ void AccumulatorStack::push(const Position& before, Move move) {
         entry.refresh[side] = any = true;
     }
     if (!any) return;
-    // The pieces after the move: those of `before` not lifted, then those placed.
+    // The pieces after the move: those of `before`, the lifted ones taken away, then the
+    // placed ones put down (in this order, so that a Chess960 king or rook lifted and
+    // placed on its own square stays).
+    PieceBoards& boards = entry.boards;
+    for (const Color c : {White, Black})
+        for (int t = Pawn; t <= King; ++t) boards.squares[c][t] = before.pieces(c, PieceType(t));
     const PieceChanges& changes = entry.changes;
-    int n = 0;
-    for (const Square s : squares(before.occupied())) {
-        const Piece piece = before.piece_on(s);
-        bool lifted = false;
-        for (int k = 0; k < changes.removed_count; ++k)
-            lifted |= changes.removed[k].square == s && changes.removed[k].piece == piece;
-        if (!lifted) entry.pieces[n++] = {piece, s};
+    for (int k = 0; k < changes.removed_count; ++k) {
+        const PieceSquare ps = changes.removed[k];
+        boards.squares[color_of(ps.piece)][type_of(ps.piece)] &= ~square_bb(ps.square);
     }
-    for (int k = 0; k < changes.added_count; ++k) entry.pieces[n++] = changes.added[k];
-    entry.piece_count = n;
+    for (int k = 0; k < changes.added_count; ++k) {
+        const PieceSquare ps = changes.added[k];
+        boards.squares[color_of(ps.piece)][type_of(ps.piece)] |= square_bb(ps.square);
+    }
+}
+
+void AccumulatorStack::rebuild(Entry& entry, Color perspective) {
+    const InputView view = entry.acc.views[perspective];
+    const int index = 2 * (view.offset / InputSize) + (view.square_xor != 0);
+    CachedView& cached = cache_[perspective * ViewCount + index];
+    const int hidden = net_->hidden_size();
+    if (!cached.valid) {
+        std::copy(net_->feature_biases.begin(), net_->feature_biases.end(), cached.values);
+        cached.boards = {};
+        cached.valid = true;
+    }
+    // The cached sum, with the rows of the pieces that came added and of the ones that
+    // went taken away (i16 arithmetic wraps, so the order does not matter).
+    for (const Color c : {White, Black})
+        for (int t = Pawn; t <= King; ++t) {
+            const Bitboard now = entry.boards.squares[c][t], was = cached.boards.squares[c][t];
+            const Piece piece = make_piece(c, PieceType(t));
+            for (const Square s : squares(now & ~was)) {
+                const int16_t* weights = row(*net_, perspective, view, {piece, s});
+                for (int i = 0; i < hidden; ++i) cached.values[i] = int16_t(cached.values[i] + weights[i]);
+            }
+            for (const Square s : squares(was & ~now)) {
+                const int16_t* weights = row(*net_, perspective, view, {piece, s});
+                for (int i = 0; i < hidden; ++i) cached.values[i] = int16_t(cached.values[i] - weights[i]);
+            }
+            cached.boards.squares[c][t] = now;
+        }
+    std::copy(cached.values, cached.values + hidden, entry.acc.values[perspective]);
 }
 
 void AccumulatorStack::push_null() {
@@ -160,8 +196,7 @@ const Accumulator& AccumulatorStack::current() {
         if (entry.null_move) continue;
         for (const Color perspective : {White, Black}) {
             if (entry.refresh[perspective])
-                refresh(*net_, {entry.pieces, size_t(entry.piece_count)}, perspective, entry.acc.views[perspective],
-                        entry.acc);
+                rebuild(entry, perspective);
             else
                 update(*kernels_, *net_, entries_[source].acc, entry.changes, perspective, entry.acc);
         }

@@ -14,6 +14,11 @@
 
 namespace arbiter::eval::nnue {
 
+// Where each piece stands, by colour and type.
+struct PieceBoards {
+    Bitboard squares[2][6] = {};
+};
+
 // values[p] = feature biases + the feature rows of every piece seen from perspective p
 // in its view (network.h: where p's king puts the features; always {0, 0} except in
 // architecture 3). Room for the largest hidden size; a network of hidden size H uses
@@ -55,8 +60,10 @@ int evaluate(const Kernels& kernels, const Network& net, const Accumulator& acc,
 // before any evaluation cost nothing but the record. A null move shares its parent's
 // accumulator (side to move is not part of it). With king input buckets, a king move
 // that changes its side's view records the pieces after the move, and that
-// perspective is refreshed from them instead of updated. Fixed capacity, allocated
-// once; push/pop/evaluate never allocate.
+// perspective is rebuilt from them instead of updated: from the accumulator cached
+// for that perspective and view, changing only the pieces that differ from the ones
+// it was cached for (a "finny table"). Fixed capacity, allocated once;
+// push/pop/evaluate never allocate.
 class AccumulatorStack {
 public:
     // Room for a search of 256 plies below the root, and a few to spare.
@@ -89,17 +96,27 @@ private:
         bool computed = false;
         bool null_move = false;  // no changes; never computed itself, reads through to its parent
         // acc.views are set at push; a perspective whose view differs from the
-        // parent's is refreshed from `pieces` (filled only then).
+        // parent's is rebuilt from `boards` (filled only then).
         bool refresh[2] = {false, false};
-        PieceSquare pieces[64];  // not 32: unreachable positions may hold more
-        int piece_count = 0;
+        PieceBoards boards;
     };
+    // The last accumulator built for one perspective in one view, and its pieces.
+    struct CachedView {
+        alignas(64) int16_t values[MaxHiddenSize];
+        PieceBoards boards;
+        bool valid = false;
+    };
+    static constexpr int ViewCount = 2 * KingBucketCount;  // bucket x mirrored or not
+
+    // Perspective `perspective` of `entry`, in its view, from the cache.
+    void rebuild(Entry& entry, Color perspective);
 
     Isa isa_;
     const Kernels* kernels_ = nullptr;
     const Network* net_ = nullptr;
     Architecture architecture_ = Architecture::Plain;  // net_'s, for push()
     std::unique_ptr<Entry[]> entries_;
+    std::unique_ptr<CachedView[]> cache_;  // [perspective * ViewCount + view], emptied by reset()
     int top_ = 0;
 };
 
