@@ -919,6 +919,8 @@ def train(args) -> int:
     print(f"net:            {args.out} ({os.path.getsize(args.out)} bytes), "
           f"{netfile.describe(qnet.arch, qnet.hidden)}, architecture {qnet.arch}")
     print(f"data:           {' '.join(args.data)}")
+    print(f"start:          {args.init_from or f'random weights (seed {args.seed})'}"
+          f"{f', resumed from {args.resume}' if args.resume else ''}")
     print(f"positions:      {n} (train {len(train_ids)}, validation {n_val}: {args.val_split})")
     print(f"epochs:         {len(history)} of {args.epochs} (this run: {end_epoch - start_epoch}), batch {args.batch_size}")
     print(f"optimiser:      AdamW lr {args.lr} wd {args.wd}, {args.lr_schedule} schedule, warm-up {args.warmup_steps} steps")
