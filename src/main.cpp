@@ -1,5 +1,6 @@
 // Entry point: argv dispatch only. No arguments: the UCI loop on stdin/stdout.
 
+#include <cctype>
 #include <iostream>
 #include <ostream>
 #include <string>
@@ -7,11 +8,20 @@
 
 #include "tools/datagen.h"
 #include "tools/game_record.h"
+#include "tools/pgn_training.h"
 #include "search/tunable.h"
 #include "tools/tools.h"
 #include "uci/uci.h"
 
 namespace {
+
+// Whether `path` names a PGN file (by its extension, in any case).
+bool is_pgn_file(std::string_view path) {
+    if (path.size() < 4) return false;
+    std::string ext(path.substr(path.size() - 4));
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".pgn";
+}
 
 // The commands, on `out`; `status` is the exit status: 0 when asked for (`--help`), 2
 // after a bad command line (then on stderr, after the error).
@@ -36,6 +46,8 @@ int usage(std::ostream& out = std::cerr, int status = 2) {
                  "                                    SIGTERM stops it, the same command continues it\n"
                  "       arbiter convert IN.agame OUT.abin\n"
                  "                                    filtered training records from self-play games\n"
+                 "       arbiter convert IN.pgn OUT.abin [--player NAME]\n"
+                 "                                    the same from engine games with scores in comments\n"
                  "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n"
                  "       arbiter --help | --version\n";
     return status;
@@ -82,10 +94,14 @@ int main(int argc, char** argv) {
         return arbiter::tools::run_datagen(config, std::cerr);
     }
     if (command == "convert") {
-        if (argc != 4) {
-            std::cerr << "arbiter convert: expected an input .agame file and an output .abin file\n";
+        const bool pgn = argc >= 3 && is_pgn_file(argv[2]);
+        const bool player = pgn && argc == 6 && std::string_view(argv[4]) == "--player";
+        if (argc != 4 && !player) {
+            std::cerr << "arbiter convert: expected an input .agame file and an output .abin file, or an input .pgn "
+                         "file, an output .abin file and optionally --player NAME\n";
             return usage();
         }
+        if (pgn) return arbiter::tools::run_convert_pgn(argv[2], argv[3], player ? argv[5] : "", std::cerr);
         return arbiter::tools::run_convert(argv[2], argv[3], std::cerr);
     }
     std::cerr << "arbiter: unknown command '" << command << "'\n";

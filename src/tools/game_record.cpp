@@ -197,6 +197,7 @@ std::vector<TrainingRecord> game_records(const ScoredGame& game, ConversionStats
         ++stats.plies;
         if (pos.in_check()) ++stats.in_check;
         else if (pos.is_noisy(ply.move)) ++stats.tactical;
+        else if (!ply.scored) ++stats.unscored;
         else if (ply.mate) ++stats.mate;
         else {
             records.push_back(encode_record(pos, ply.score_white, game.result, game.start.chess960()));

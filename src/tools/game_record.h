@@ -48,6 +48,9 @@ struct ScoredPly {
     Move move;
     int score_white = 0;  // centipawns, or for a mate score the engine's Mate-relative value
     bool mate = false;
+    // False for a move read without a score (PGN: tools/pgn_training.h); `.agame`
+    // files have a score for every ply and cannot store this.
+    bool scored = true;
 };
 
 // The ply a search result gives: `score_white` is a search score from White's point
@@ -86,11 +89,11 @@ private:
 // that applies, in the order of the fields.
 struct ConversionStats {
     uint64_t games = 0, plies = 0, written = 0;
-    uint64_t in_check = 0, tactical = 0, mate = 0;  // capture or promotion played: tactical
+    uint64_t in_check = 0, tactical = 0, unscored = 0, mate = 0;  // capture or promotion played: tactical
 };
 
 // The `.abin` records of one game, without positions in check, positions whose move is
-// a capture or promotion, and positions with a mate score.
+// a capture or promotion, positions without a score and positions with a mate score.
 std::vector<TrainingRecord> game_records(const ScoredGame& game, ConversionStats& stats);
 
 // Converts a whole `.agame` stream to `.abin` records. The records of the games before

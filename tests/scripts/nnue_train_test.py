@@ -415,6 +415,49 @@ class InitFromTest(unittest.TestCase):
         self.assertIn("--init-from with --resume", err.getvalue())
 
 
+class NetLossTest(unittest.TestCase):
+    """net_loss.py: a net's loss on a data set, against the loss computed position by
+    position from netfile's integer evaluation."""
+
+    def test_loss_matches_the_positions_one_by_one(self):
+        import net_loss
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        directory = pathlib.Path(tmp.name)
+        boards, stm, score, result = synthetic.generate(300, seed=21)
+        data_path = directory / "few.abin"
+        data_path.write_bytes(abin.encode_boards(boards, score, result, stm).tobytes())
+        nets = {arch: directory / f"arch{arch}.anet" for arch in (1, 2, 3)}
+        netfile.write(nets[1], netfile.random_net(seed=31, hidden=128, buckets=1))
+        netfile.write(nets[2], netfile.random_net(seed=32, hidden=128, buckets=8))
+        netfile.write(nets[3], netfile.random_net(seed=33, hidden=128, buckets=8, king_buckets=4))
+        data = train.Dataset.load([str(data_path)], log=lambda *a, **k: None)
+        records = abin.load_records([data_path])
+        fens = [abin.board_to_fen(b, int(s)) for b, s in zip(abin.records_to_boards(records), records["stm"])]
+        sign = np.where(records["stm"] == 0, 1.0, -1.0)
+        score_stm = records["score"] * sign
+        result_stm = np.where(records["stm"] == 0, records["result"], 2 - records["result"]) / 2.0
+        sigmoid = lambda x: 1.0 / (1.0 + np.exp(-x))  # noqa: E731
+        for arch, path in nets.items():
+            net = netfile.read(path)
+            cp = np.array([netfile.evaluate_cp(net, fen) for fen in fens], dtype=np.float64)
+            losses = net_loss.net_losses(path, data, (1.0, 0.75, 0.0))
+            for lam, loss in losses.items():
+                with self.subTest(arch=arch, lam=lam):
+                    target = lam * sigmoid(score_stm / 400.0) + (1 - lam) * result_stm
+                    # The integer evaluation truncates (about 1 cp from the float one).
+                    self.assertAlmostEqual(loss, float(np.mean((sigmoid(cp / 400.0) - target) ** 2)), delta=2e-4)
+        out = subprocess.run([sys.executable, str(NNUE / "net_loss.py"), "--data", str(data_path), "--lambda", "1",
+                              str(nets[2]), str(nets[3])], capture_output=True, text=True, timeout=300)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("300 positions", out.stdout)
+        self.assertEqual(len(out.stdout.splitlines()), 4)
+        bad = subprocess.run([sys.executable, str(NNUE / "net_loss.py"), "--data", str(data_path),
+                              str(directory / "missing.anet")], capture_output=True, text=True, timeout=300)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("missing.anet", bad.stderr)
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: nnue_train_test.py ENGINE")

@@ -353,6 +353,11 @@ def test_bad_input():
         ("analyse", "--pgn", pgn, "--multipv", "2"),
         ("analyse", "--pgn", pgn, "--output", "/nonexistent/dir/out.pgn"),
         ("analyse", "--pgn", data("wac-sample.epd")),
+        ("convert", pgn),
+        ("convert", pgn, "/tmp/arbiter-bad-convert.abin", "--player"),
+        ("convert", pgn, "/tmp/arbiter-bad-convert.abin", "--frobnicate", "x"),
+        ("convert", "/nonexistent/games.pgn", "/tmp/arbiter-bad-convert.abin"),
+        ("convert", pgn, "/nonexistent/dir/out.abin"),
         ("epd",),
         ("epd", "/nonexistent.epd"),
         ("epd", data("wac-sample.epd"), "--infinite"),
@@ -372,6 +377,22 @@ def test_bad_input():
         check(result.stderr.strip() != "", f"{what} printed no message on stderr")
         check(result.stdout == "", f"{what} printed on stdout: {result.stdout[:200]!r}")
         check("Segmentation" not in result.stderr and result.returncode > 0, f"{what} crashed: {result.returncode}")
+
+
+def test_convert_pgn():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "games.abin")
+        result = run("convert", data("engine-games-sample.pgn"), out)
+        check(result.returncode == 0 and result.stdout == "", f"convert: {result.returncode} {result.stderr}")
+        summary = re.search(r"games (\d+) .*plies (\d+)  positions written (\d+)", result.stderr)
+        check(summary is not None, f"convert: no summary in {result.stderr!r}")
+        if summary:
+            games, plies, written = (int(g) for g in summary.groups())
+            check(games == 2 and 0 < written < plies, summary.group(0))
+            check(os.path.getsize(out) == 32 * written, f"{os.path.getsize(out)} bytes for {written} records")
+        result = run("convert", data("engine-games-sample.pgn"), out, "--player", "no such engine")
+        check(result.returncode == 0 and "positions written 0" in result.stderr, result.stderr)
+        check(os.path.getsize(out) == 0, "records of another player were written")
 
 
 def test_help_and_version():
