@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 namespace arbiter::tools {
 
