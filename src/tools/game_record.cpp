@@ -218,18 +218,25 @@ std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& 
     return reader.error();
 }
 
-int run_convert(const std::string& input, const std::string& output, std::ostream& log) {
+bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in,
+                           std::ostream& log) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(output) && fs::equivalent(input, output, ec)) {
         log << "arbiter convert: input and output are the same file\n";
-        return 1;
+        return false;
     }
-    std::ifstream in(input, std::ios::binary);
+    in.open(input, std::ios::binary);
     if (!in) {
         log << "arbiter convert: cannot open " << input << '\n';
-        return 1;
+        return false;
     }
+    return true;
+}
+
+int run_convert(const std::string& input, const std::string& output, std::ostream& log) {
+    std::ifstream in;
+    if (!open_conversion_input(input, output, in, log)) return 1;
     std::ofstream out(output, std::ios::binary | std::ios::trunc);
     if (!out) {
         log << "arbiter convert: cannot open " << output << " for writing\n";

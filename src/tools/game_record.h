@@ -34,6 +34,7 @@
 // where the damage starts instead of yielding wrong positions.
 
 #include <cstdint>
+#include <fstream>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -99,6 +100,11 @@ std::vector<TrainingRecord> game_records(const ScoredGame& game, ConversionStats
 // Converts a whole `.agame` stream to `.abin` records. The records of the games before
 // a damaged one are written; the error message is returned (empty on success).
 std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& stats);
+
+// Opens `input` for a conversion to `output`: false, with the reason on `log`, when
+// the two are the same file or `input` cannot be read.
+bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in,
+                           std::ostream& log);
 
 // `arbiter convert <in.agame> <out.abin>`: the summary line and any error go to `log`.
 // Returns the process exit code.

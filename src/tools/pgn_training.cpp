@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -69,17 +68,8 @@ std::optional<ScoredGame> scored_game_from_pgn(const PgnGame& game, const std::s
 
 int run_convert_pgn(const std::string& input, const std::string& output, const std::string& player,
                     std::ostream& log) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(output) && fs::equivalent(input, output, ec)) {
-        log << "arbiter convert: input and output are the same file\n";
-        return 1;
-    }
-    std::ifstream in(input, std::ios::binary);
-    if (!in) {
-        log << "arbiter convert: cannot open " << input << '\n';
-        return 1;
-    }
+    std::ifstream in;
+    if (!open_conversion_input(input, output, in, log)) return 1;
     std::ostringstream text;
     text << in.rdbuf();
     const PgnReadResult pgn = read_pgn(text.str());
