@@ -859,6 +859,8 @@ def train(args) -> int:
         if state.get("positions") != n or state.get("seed") != args.seed:
             print(f"warning: checkpoint was made with {state.get('positions')} positions / seed {state.get('seed')}; "
                   f"now {n} / {args.seed}: the train/validation split differs")
+        # A run that started from a net keeps saying so when resumed.
+        args.init_from = state.get("args", {}).get("init_from")
         print(f"resumed from {args.resume} after epoch {start_epoch} (step {step})")
 
     train_time = 0.0
