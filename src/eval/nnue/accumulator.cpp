@@ -149,23 +149,33 @@ void AccumulatorStack::rebuild(Entry& entry, Color perspective) {
         cached.boards = {};
         cached.valid = true;
     }
-    // The cached sum, with the rows of the pieces that came added and of the ones that
-    // went taken away (i16 arithmetic wraps, so the order does not matter).
+    // The rows of the pieces that came (added) and of the ones that went (removed)
+    // since the cached sum was built: at most one per square each.
+    const int16_t* added[64];
+    const int16_t* removed[64];
+    int added_count = 0, removed_count = 0;
     for (const Color c : {White, Black})
         for (int t = Pawn; t <= King; ++t) {
             const Bitboard now = entry.boards.squares[c][t], was = cached.boards.squares[c][t];
             const Piece piece = make_piece(c, PieceType(t));
-            for (const Square s : squares(now & ~was)) {
-                const int16_t* weights = row(*net_, perspective, view, {piece, s});
-                for (int i = 0; i < hidden; ++i) cached.values[i] = int16_t(cached.values[i] + weights[i]);
-            }
-            for (const Square s : squares(was & ~now)) {
-                const int16_t* weights = row(*net_, perspective, view, {piece, s});
-                for (int i = 0; i < hidden; ++i) cached.values[i] = int16_t(cached.values[i] - weights[i]);
-            }
+            for (const Square s : squares(now & ~was)) added[added_count++] = row(*net_, perspective, view, {piece, s});
+            for (const Square s : squares(was & ~now)) removed[removed_count++] = row(*net_, perspective, view, {piece, s});
             cached.boards.squares[c][t] = now;
         }
-    std::copy(cached.values, cached.values + hidden, entry.acc.values[perspective]);
+    // Applied by the move kernel, up to two rows each way a pass, each pass reading
+    // one buffer and writing the other (the kernel's source and destination must not
+    // overlap): cache -> entry, entry -> cache, ... Then the buffer the last pass did
+    // not write gets a copy, so that both hold the sum.
+    int16_t* buffers[2] = {cached.values, entry.acc.values[perspective]};
+    int passes = 0;
+    for (int a = 0, r = 0; a < added_count || r < removed_count; ++passes) {
+        RowChanges rows;
+        while (rows.added_count < 2 && a < added_count) rows.added[rows.added_count++] = added[a++];
+        while (rows.removed_count < 2 && r < removed_count) rows.removed[rows.removed_count++] = removed[r++];
+        kernels_->apply_rows(buffers[passes % 2], buffers[(passes + 1) % 2], rows);
+    }
+    const int16_t* sum = buffers[passes % 2];
+    std::copy(sum, sum + hidden, buffers[(passes + 1) % 2]);
 }
 
 void AccumulatorStack::push_null() {
