@@ -11,11 +11,11 @@
 namespace arbiter::search {
 
 struct SearchLimits {
-    std::optional<int64_t> time[2];       // wtime, btime in ms
+    std::optional<int64_t> time[2] = {};  // wtime, btime in ms
     int64_t increment[2] = {0, 0};        // winc, binc
     int moves_to_go = 0;                  // 0: sudden death
     int depth = 0;                        // 0: no limit
-    uint64_t nodes = 0;                   // 0: no limit; a hard limit, checked at every node
+    uint64_t nodes = 0;                   // 0: no limit; a hard limit, checked at every node after the first iteration
     // 0: none. Data generation's soft node limit: no iteration starts once this many
     // nodes were searched (`nodes` stays the hard cap); `go` never sets it.
     uint64_t soft_nodes = 0;
@@ -23,7 +23,7 @@ struct SearchLimits {
     int64_t movetime = 0;                 // 0: none
     bool infinite = false;
     bool ponder = false;
-    std::vector<Move> search_moves;       // empty: all legal moves
+    std::vector<Move> search_moves = {};  // empty: all legal moves
 
     bool has_clock() const { return time[0].has_value() || time[1].has_value(); }
 };

@@ -189,9 +189,10 @@ Score Worker::evaluate(const Position& pos) {
 
 bool Worker::enter_node() {
     // A node entered after the stop (by a re-search that did not look) is not
-    // counted: the node limit stays exact.
-    if (shared_.stop.load(std::memory_order_relaxed)) return false;
+    // counted: the node limit stays exact after the first iteration.
+    if (stopping()) return false;
     count_node();
+    if (completed_depth_ == 0 && nodes() < FirstIterationNodes) return true;
     const SearchLimits& limits = shared_.limits;
     // The node limit is exact with one thread; with several, every thread sums all
     // counters every 256 of its nodes (one descheduled thread cannot let the others
@@ -261,7 +262,7 @@ void Worker::iterative_deepening() {
             for (;;) {
                 const Score score = negamax<true>(root_, alpha, beta, depth, 0, false);
                 stable_sort_root_moves(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
-                if (shared_.stop.load(std::memory_order_relaxed)) break;
+                if (stopping()) break;
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = std::max(score - delta, -Infinite);
@@ -274,9 +275,9 @@ void Worker::iterative_deepening() {
             }
             // Keep the lines found so far in score order (MultiPV).
             stable_sort_root_moves(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
-            if (shared_.stop.load(std::memory_order_relaxed)) break;
+            if (stopping()) break;
         }
-        if (shared_.stop.load(std::memory_order_relaxed)) break;
+        if (stopping()) break;
         completed_depth_ = depth;
         if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
         previous = root_moves_[0].score;
@@ -514,7 +515,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 score = -negamax<false>(child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
             }
             ss.null_move = false;
-            if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+            if (stopping()) return 0;
             if (score >= beta) {
                 if (is_decisive(score)) score = beta;
                 if (nmp_min_ply_ || depth < tune::nmp_verify_depth) return score;
@@ -545,7 +546,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     if (score >= probcut_beta)
                         score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
                 }
-                if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+                if (stopping()) return 0;
                 if (score >= probcut_beta) {
                     shared_.tt.store(pos.key(), ply, m, score, raw_eval, depth - 3, Bound::Lower, tt_pv);
                     return score;
@@ -641,7 +642,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             ss.excluded = m;
             const Score score = negamax<false>(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
             ss.excluded = Move();
-            if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+            if (stopping()) return 0;
             if (score < singular_beta) {
                 extension = 1;
                 if (!PV && score < singular_beta - tune::singular_double_margin &&
@@ -692,7 +693,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     if (research_depth > new_depth - r) {
                         score = -negamax<false>(child, -alpha - 1, -alpha, research_depth, ply + 1, !cut_node);
                         // The re-search's verdict teaches the continuation history at once.
-                        if (quiet && !shared_.stop.load(std::memory_order_relaxed)) {
+                        if (quiet && !stopping()) {
                             const int bonus = History::bonus(research_depth);
                             history_.update_continuation(current, context, score > alpha ? bonus : -bonus);
                         }
@@ -706,7 +707,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             if (PV && (moves == 1 || (score > alpha && (root || score < beta))))
                 score = -negamax<true>(child, -beta, -alpha, new_depth, ply + 1, false);
         }
-        if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+        if (stopping()) return 0;
 
         if (root) {
             RootMove& rm = *std::find_if(root_moves_.begin(), root_moves_.end(),
@@ -867,7 +868,7 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
             PathGuard guard(*this, pos, m, child.key());
             score = -quiescence<PV>(child, -beta, -alpha, ply + 1);
         }
-        if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+        if (stopping()) return 0;
         if (score > best) {
             best = score;
             if (score > alpha) {

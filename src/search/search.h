@@ -123,8 +123,18 @@ private:
     bool is_draw(const Position& pos) const;
     // The static evaluation of `pos`, the position at the top of the search path.
     Score evaluate(const Position& pos);
-    // Counts a node and reports whether to search it: false once the stop is up or
-    // a node or time limit is reached (which raises the stop).
+    // Whether the search unwinds: the stop is up and the first iteration is complete.
+    // Until then the stop and the limits wait (for at most FirstIterationNodes of this
+    // thread's nodes), so the best move always comes from at least a one-ply search,
+    // which takes well under a millisecond: `go nodes 1`, or a `stop` right after
+    // `go`, plays that move instead of the first one generated.
+    bool stopping() const {
+        return shared_.stop.load(std::memory_order_relaxed) && (completed_depth_ > 0 || nodes() >= FirstIterationNodes);
+    }
+    static constexpr uint64_t FirstIterationNodes = 1'000'000;
+    // Counts a node and reports whether to search it: false once the search is
+    // stopping, or when a node or time limit is reached (which raises the stop) after
+    // the first iteration.
     bool enter_node();
     void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void update_pv(int ply, Move m);

@@ -115,7 +115,8 @@ double expected_for(const Evaluation& e, Color side) {
 
 MoveReview review_move(const Position& before, Move played, const Evaluation& at, const Evaluation& after) {
     MoveReview r;
-    // A search stopped before its first iteration has no move to compare with.
+    // Only a searched position with a PV has a move to compare with (every search
+    // completes its first iteration, so only a position without legal moves has none).
     if (!at.searched || !after.searched || at.pv.empty()) return r;
     const Color mover = before.side_to_move();
     r.judged = true;

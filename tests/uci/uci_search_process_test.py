@@ -225,10 +225,22 @@ def test_go_nodes(binary):
         best_move_of(last)
         note(f"go nodes 5000: last info nodes {parsed[-1]['nodes']} at depth {parsed[-1]['depth']}")
         check(parsed[-1]["nodes"] <= 5000 + 256, f"last info reports {parsed[-1]['nodes']} nodes for go nodes 5000")
-        # A node limit below one iteration still gives a legal move.
-        e.send("position startpos")
-        lines, last = e.search("go nodes 1")
-        legal_from(e, "position startpos", [best_move_of(last)])
+        # A node limit below one iteration still completes it: the move is the one of
+        # `go depth 1` from the same empty table, and the last info line shows it.
+        opening = ["e2e4", "e7e5", "g1f3"]
+        root = f"position startpos moves {' '.join(opening)}"
+        moves = {}
+        for go in ("go depth 1", "go nodes 1"):
+            e.send("ucinewgame")
+            e.send(root)
+            lines, last = e.search(go)
+            parsed = infos(lines)
+            check(parsed and parsed[-1]["depth"] == 1, f"{go}: no info line for depth 1")
+            moves[go] = best_move_of(last)
+            check(parsed[-1]["pv"][0] == moves[go], f"{go}: bestmove {moves[go]} is not the PV's first move")
+            legal_from(e, "position startpos", opening + [moves[go]])
+        check(moves["go nodes 1"] == moves["go depth 1"], f"go nodes 1 played {moves['go nodes 1']}, "
+              f"go depth 1 {moves['go depth 1']}")
 
 
 def test_go_movetime(binary):
