@@ -584,7 +584,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         }
         const bool quiet = !pos.is_noisy(m);
         const bool gives_check = pos.gives_check(m, check_squares);
-        // Moves that give check are never pruned: they may mate.
+        // A check is not skipped with the other quiet moves (it may mate): step 13
+        // judges it on its own terms.
         if (quiet && skip_quiets && !gives_check) continue;
         // The child's TT entry is fetched from memory while this move is considered
         // (a pruned move wastes a fetch; one that comes late stalls the child's probe).
@@ -598,10 +599,16 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                   : history_.capture(pos.piece_on(m.from()), m.to(), captured_type(pos, m));
 
         // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
-        if (!root && best > -TbWinInMaxPly && !gives_check) {
+        const bool late_move = depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving);
+        if (!root && best > -TbWinInMaxPly && gives_check) {
+            // A check is pruned only when it comes late among the quiet moves, or
+            // loses material by as much as a capture would need to.
+            if (quiet && late_move) continue;
+            if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) continue;
+        } else if (!root && best > -TbWinInMaxPly) {
             if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
-                if (depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving)) {
+                if (late_move) {
                     skip_quiets = true;
                     continue;
                 }
