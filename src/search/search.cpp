@@ -602,9 +602,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         const bool late_move = depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving);
         if (!root && best > -TbWinInMaxPly && gives_check) {
             // A check is pruned only when it comes late among the quiet moves, or
-            // loses material by as much as a capture would need to.
-            if (quiet && late_move) continue;
-            if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) continue;
+            // loses material by as much as a capture would need to, and never when it
+            // mates: counting the replies costs far less than the search it saves,
+            // and a mate in one must not be missed at any depth.
+            const bool prunable =
+                (quiet && late_move) || (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth));
+            if (prunable && has_legal_move(pos.apply(m))) continue;
         } else if (!root && best > -TbWinInMaxPly) {
             if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.

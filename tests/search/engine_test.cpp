@@ -36,6 +36,9 @@ constexpr std::string_view MateIn1 = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
 constexpr std::string_view MateIn2 = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
 // Black's only move is Kg8, then Ra8#: Black is mated in one.
 constexpr std::string_view MatedIn1 = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
+// Black's only moves are b6 and b5, then Re8#: the knight that covers e8 is pinned by
+// Bb2 (static exchange evaluation ignores the pin and counts the rook as lost).
+constexpr std::string_view MatedIn1ByPinnedGuard = "7k/1p5p/5n1P/8/2B5/8/1B5K/4R3 b - - 0 1";
 constexpr std::string_view Checkmated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
 constexpr std::string_view Stalemated = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 constexpr std::string_view Kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -258,6 +261,24 @@ TEST_CASE("mate in one and mate in two are found with the right score", "[engine
         run_search(engine, recorder, limits);
         CHECK(mates_after(root, recorder.best(), 2));
         CHECK(mate_moves(recorder.last_info().score) == 2);
+    }
+}
+
+TEST_CASE("the opponent's mate in one is seen at every depth from two plies", "[engine]") {
+    // The mating replies are quiet checks that pruning could skip: one comes late
+    // among White's many rook and king moves, the other loses the rook by SEE.
+    for (std::string_view fen : {MatedIn1, MatedIn1ByPinnedGuard}) {
+        for (int d = 2; d <= 6; ++d) {
+            INFO(std::string(fen) << " at depth " << d);
+            Recorder recorder;
+            Engine engine;  // a fresh table: no earlier iteration's result to fall back on
+            engine.set_listener(recorder.listener());
+            const Position root = parse(fen);
+            engine.set_game(Game(root));
+            run_search(engine, recorder, depth(d));
+            CHECK(recorder.last_info().score == mated_in(2));
+            check_reports(root, recorder);
+        }
     }
 }
 
