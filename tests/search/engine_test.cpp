@@ -271,7 +271,7 @@ TEST_CASE("the opponent's mate in one is seen at every depth from two plies", "[
         for (int d = 2; d <= 6; ++d) {
             INFO(std::string(fen) << " at depth " << d);
             Recorder recorder;
-            Engine engine;  // a fresh table: no earlier iteration's result to fall back on
+            Engine engine;  // a fresh table at each depth: nothing left by the shallower searches
             engine.set_listener(recorder.listener());
             const Position root = parse(fen);
             engine.set_game(Game(root));
