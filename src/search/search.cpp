@@ -599,17 +599,17 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                   : history_.capture(pos.piece_on(m.from()), m.to(), captured_type(pos, m));
 
         // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
-        const bool late_move = depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving);
-        if (!root && best > -TbWinInMaxPly && gives_check) {
-            // A check is pruned only when it comes late among the quiet moves, or
-            // loses material by as much as a capture would need to, and never when it
-            // mates: counting the replies costs far less than the search it saves,
-            // and a mate in one must not be missed at any depth.
-            const bool prunable =
-                (quiet && late_move) || (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth));
-            if (prunable && has_legal_move(pos.apply(m))) continue;
-        } else if (!root && best > -TbWinInMaxPly) {
-            if (quiet) {
+        if (!root && best > -TbWinInMaxPly) {
+            const bool late_move = depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving);
+            if (gives_check) {
+                // A check is pruned only when it comes late among the quiet moves, or
+                // loses material by as much as a capture would need to, and never when it
+                // mates: counting the replies costs far less than the search it saves,
+                // and a mate in one must not be missed at any depth.
+                const bool prunable =
+                    (quiet && late_move) || (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth));
+                if (prunable && has_legal_move(pos.apply(m))) continue;
+            } else if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
                 if (late_move) {
                     skip_quiets = true;
