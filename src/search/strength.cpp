@@ -23,14 +23,18 @@ struct Anchor {
 // nodes and 2000 from 70,000 to 50,000, each set by matches against the old level
 // (1320's budget scaled with 1500's). Batch 5 was checked the same way (1500 +26 and
 // 2000 -9 against the levels before it, both within their error): budgets kept.
+// Stop 40 (three nets and the check pruning later) measured each level against
+// af36550's, the calibrated build: 1500 -66.8 (the check pruning of e6c8b10 costs
+// much at two or three plies), 2000 +100.0, so 1500 went to 2,200 nodes (+1.7 against
+// af36550's), 2000 to 37,000 (+22.6), 1320 with 1500 (440).
 // 2500 is nearly full strength (a node budget that rarely binds at 10+0.1, two lines
 // within 10 cp for variety): -63.2 against Stockfish's 2500 with batch 3. 2800 on is
 // full strength, still below Stockfish's 2800.
 constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
-    {1320, 330, 5, 50, 200},
-    {1500, 1'650, 5, 30, 150},
-    {2000, 50'000, 3, 8, 40},
+    {1320, 440, 5, 50, 200},
+    {1500, 2'200, 5, 30, 150},
+    {2000, 37'000, 3, 8, 40},
     {2500, 2'000'000, 2, 2, 10},
     {2800, Unbounded, 1, 0, 0},
     {3000, Unbounded, 1, 0, 0},
