@@ -25,7 +25,7 @@ struct Anchor {
 // 2000 -9 against the levels before it, both within their error): budgets kept.
 // Stop 40 (three nets and the check pruning later) measured each level against
 // af36550's, the calibrated build: 1500 -66.8 (the check pruning of e6c8b10 costs
-// much at two or three plies), 2000 +100.0, so 1500 went to 2,200 nodes (+1.7 against
+// much at the level's shallow depth), 2000 +100.0, so 1500 went to 2,200 nodes (+1.7 against
 // af36550's), 2000 to 37,000 (+22.6), 1320 with 1500 (440).
 // 2500 is nearly full strength (a node budget that rarely binds at 10+0.1, two lines
 // within 10 cp for variety): -63.2 against Stockfish's 2500 with batch 3. 2800 on is
