@@ -30,6 +30,11 @@ public:
     Move next();
     // Whether the move just returned came from the losing-captures stage.
     bool in_bad_noisy_stage() const { return stage_ == Stage::BadNoisy; }
+    // Whether the move just returned was a killer or the countermove (the stage has
+    // already moved on to the one after it).
+    bool in_refutation_stage() const {
+        return stage_ == Stage::Killer2 || stage_ == Stage::Counter || stage_ == Stage::GenerateQuiet;
+    }
 
 private:
     enum class Stage { TTMove, GenerateNoisy, GoodNoisy, Killer1, Killer2, Counter, GenerateQuiet, Quiet, BadNoisy, Done };

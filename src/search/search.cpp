@@ -468,6 +468,16 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                : ply >= 4                                          ? stack_[ply - 4].static_eval
                                                                                    : NoScore;
     const bool improving = !in_check && earlier_eval != NoScore && ss.static_eval > earlier_eval;
+    // Step 6a. Hindsight: the parent reduced the move that led here. The sum of the
+    // two static evaluations, each from its own side, is what that move cost its side.
+    // If it cost nothing, a large reduction was too much: search a ply deeper. If it
+    // cost much, the reduction was right and the move is worth less still: a ply less.
+    const int prior_reduction = root ? 0 : stack_[ply - 1].reduction;
+    if (!in_check && !singular_search && prior_reduction > 0 && stack_[ply - 1].static_eval != NoScore) {
+        const int eval_sum = ss.static_eval + stack_[ply - 1].static_eval;
+        if (prior_reduction >= 3 && eval_sum <= 0) ++depth;
+        else if (prior_reduction >= 2 && depth >= 2 && eval_sum > tune::hindsight_cost_margin) --depth;
+    }
     // The opponent's last quiet move is judged by what it did to the static
     // evaluation: the sum of the two sides' evaluations is what the move changed.
     if (!in_check && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move &&
@@ -660,7 +670,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     extension = 2;
             } else if (singular_beta >= beta) {
                 return singular_beta;
-            } else if (tt.score >= beta || cut_node) {
+            } else if (tt.score >= beta) {
+                extension = -2;
+            } else if (cut_node) {
                 extension = -1;
             }
         } else if (gives_check && ply < 2 * root_depth_) {
@@ -692,8 +704,11 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 r -= gives_check;
                 r -= history / tune::lmr_history_divisor;
                 r += quiet && noisy_tt_move;
+                r -= picker.in_refutation_stage();
                 r = std::clamp(r, 0, std::max(new_depth - 1, 0));
+                ss.reduction = r;
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                ss.reduction = 0;
                 if (score > alpha && r > 0) {
                     // The re-search goes a ply deeper when the reduced one beat the best
                     // score by far, a ply shallower when it barely did (and not at all
@@ -741,6 +756,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 if (PV) update_pv(ply, m);
                 alpha = score;
                 if (alpha >= beta) break;
+                // A move has raised alpha: the rest are searched a little shallower,
+                // since they now have to beat a real score (not at the root, whose
+                // iterations keep their depth).
+                if (!root && depth > 2 && depth < 14 && !is_decisive(score)) depth -= 2;
             }
         }
         if (m != best_move) {

@@ -113,6 +113,7 @@ private:
         Bitboard threats = 0;     // the squares the opponent attacked here (Threats::any), for that move's history
         bool tt_pv = false;  // the node is or was on a principal variation
         int double_extensions = 0;  // on the path to this node
+        int reduction = 0;          // the late-move reduction of the move being searched from here
     };
 
     template <bool PV>

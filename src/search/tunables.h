@@ -22,6 +22,9 @@
     X(nmp_depth_divisor, 4, 2, 6, 1)                                                        \
     X(nmp_eval_divisor, 200, 100, 400, 20)                                                  \
     X(nmp_verify_depth, 12, 8, 20, 1)                                                       \
+    /* Hindsight: a reduced move that cost its side this much by static evaluation      */ \
+    /* has its node searched a ply shallower                                            */ \
+    X(hindsight_cost_margin, 175, 50, 400, 15)                                              \
     /* ProbCut */                                                                          \
     X(probcut_depth, 5, 3, 8, 1)                                                            \
     X(probcut_margin, 200, 100, 350, 15)                                                    \
