@@ -756,9 +756,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 if (PV) update_pv(ply, m);
                 alpha = score;
                 if (alpha >= beta) break;
-                // A move has raised alpha: the rest are searched a little shallower,
+                // A move has raised alpha: the rest are searched 2 plies shallower,
                 // since they now have to beat a real score (not at the root, whose
-                // iterations keep their depth).
+                // iterations keep their depth; the node's result is stored at the
+                // depth it ends with).
                 if (!root && depth > 2 && depth < 14 && !is_decisive(score)) depth -= 2;
             }
         }
