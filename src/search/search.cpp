@@ -468,24 +468,24 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                                : ply >= 4                                          ? stack_[ply - 4].static_eval
                                                                                    : NoScore;
     const bool improving = !in_check && earlier_eval != NoScore && ss.static_eval > earlier_eval;
-    // Step 6a. Hindsight: the parent reduced the move that led here. The sum of the
-    // two static evaluations, each from its own side, is what that move cost its side.
-    // If it cost nothing, a large reduction was too much: search a ply deeper. If it
-    // cost much, the reduction was right and the move is worth less still: a ply less.
+    // What the opponent's last move cost its side by static evaluation: the sum of
+    // the two evaluations, each from its own side (known only when both exist).
+    const bool prior_cost_known =
+        !in_check && !singular_search && !root && stack_[ply - 1].static_eval != NoScore;
+    const int prior_move_cost = prior_cost_known ? ss.static_eval + stack_[ply - 1].static_eval : 0;
+    // Step 6a. Hindsight: the parent reduced the move that led here. If it cost
+    // nothing, a large reduction was too much: search a ply deeper. If it cost much,
+    // the reduction was right and the move is worth less still: a ply less.
     const int prior_reduction = root ? 0 : stack_[ply - 1].reduction;
-    if (!in_check && !singular_search && prior_reduction > 0 && stack_[ply - 1].static_eval != NoScore) {
-        const int eval_sum = ss.static_eval + stack_[ply - 1].static_eval;
-        if (prior_reduction >= 3 && eval_sum <= 0) ++depth;
-        else if (prior_reduction >= 2 && depth >= 2 && eval_sum > tune::hindsight_cost_margin) --depth;
+    if (prior_cost_known && prior_reduction > 0) {
+        if (prior_reduction >= 3 && prior_move_cost <= 0) ++depth;
+        else if (prior_reduction >= 2 && depth >= 2 && prior_move_cost > tune::hindsight_cost_margin) --depth;
     }
-    // The opponent's last quiet move is judged by what it did to the static
-    // evaluation: the sum of the two sides' evaluations is what the move changed.
-    if (!in_check && !singular_search && ply >= 1 && stack_[ply - 1].quiet_move &&
-        stack_[ply - 1].static_eval != NoScore) {
-        const int change = ss.static_eval + stack_[ply - 1].static_eval;
-        history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].threats,
-                                  std::clamp(-tune::eval_change_bonus_mult * change / 8, -tune::eval_change_bonus_max,
-                                             tune::eval_change_bonus_max));
+    // The opponent's last quiet move is judged by what it did to the evaluation.
+    if (prior_cost_known && stack_[ply - 1].quiet_move) {
+        const int bonus = std::clamp(-tune::eval_change_bonus_mult * prior_move_cost / 8,
+                                     -tune::eval_change_bonus_max, tune::eval_change_bonus_max);
+        history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].threats, bonus);
     }
     history_.clear_killers(ply + 1);
     stack_[ply + 1].excluded = Move();
