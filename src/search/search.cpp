@@ -756,11 +756,13 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 if (PV) update_pv(ply, m);
                 alpha = score;
                 if (alpha >= beta) break;
-                // A move has raised alpha: the rest are searched 2 plies shallower,
+                // A move has raised alpha: the rest are searched shallower (2 plies),
                 // since they now have to beat a real score (not at the root, whose
                 // iterations keep their depth; the node's result is stored at the
                 // depth it ends with).
-                if (!root && depth > 2 && depth < 14 && !is_decisive(score)) depth -= 2;
+                if (!root && depth >= tune::alpha_raise_min_depth && depth <= tune::alpha_raise_max_depth &&
+                    !is_decisive(score))
+                    depth -= tune::alpha_raise_reduction;
             }
         }
         if (m != best_move) {

@@ -25,6 +25,11 @@
     /* Hindsight: a reduced move that cost its side this much by static evaluation      */ \
     /* has its node searched a ply shallower                                            */ \
     X(hindsight_cost_margin, 175, 50, 400, 15)                                              \
+    /* Once a move raises alpha (not at the root), the rest are searched this many      */ \
+    /* plies shallower at depths min to max                                             */ \
+    X(alpha_raise_reduction, 2, 1, 2, 1)                                                    \
+    X(alpha_raise_min_depth, 3, 3, 6, 1)                                                    \
+    X(alpha_raise_max_depth, 13, 6, 20, 1)                                                  \
     /* ProbCut */                                                                          \
     X(probcut_depth, 5, 3, 8, 1)                                                            \
     X(probcut_margin, 200, 100, 350, 15)                                                    \
