@@ -80,7 +80,7 @@ Move MovePicker::next() {
     switch (stage_) {
     case Stage::TTMove:
         stage_ = Stage::GenerateNoisy;
-        if (!tt_move_.is_null()) return tt_move_;
+        if (!tt_move_.is_null()) return from_stage(Stage::TTMove, tt_move_);
         [[fallthrough]];
     case Stage::GenerateNoisy: {
         MoveList moves;
@@ -106,7 +106,7 @@ Move MovePicker::next() {
                 bad_noisy_.push_back({m, 0});
                 continue;
             }
-            return m;
+            return from_stage(Stage::GoodNoisy, m);
         }
         if (quiescence_) {
             stage_ = Stage::Done;
@@ -116,15 +116,15 @@ Move MovePicker::next() {
         [[fallthrough]];
     case Stage::Killer1:
         stage_ = Stage::Killer2;
-        if (usable_quiet(killers_[0])) return killers_[0];
+        if (usable_quiet(killers_[0])) return from_stage(Stage::Killer1, killers_[0]);
         [[fallthrough]];
     case Stage::Killer2:
         stage_ = Stage::Counter;
-        if (killers_[1] != killers_[0] && usable_quiet(killers_[1])) return killers_[1];
+        if (killers_[1] != killers_[0] && usable_quiet(killers_[1])) return from_stage(Stage::Killer2, killers_[1]);
         [[fallthrough]];
     case Stage::Counter:
         stage_ = Stage::GenerateQuiet;
-        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_quiet(counter_)) return counter_;
+        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_quiet(counter_)) return from_stage(Stage::Counter, counter_);
         [[fallthrough]];
     case Stage::GenerateQuiet: {
         MoveList moves;
@@ -136,11 +136,11 @@ Move MovePicker::next() {
         [[fallthrough]];
     }
     case Stage::Quiet:
-        if (const Move m = pick_best(quiet_, quiet_cursor_); !m.is_null()) return m;
+        if (const Move m = pick_best(quiet_, quiet_cursor_); !m.is_null()) return from_stage(Stage::Quiet, m);
         stage_ = Stage::BadNoisy;
         [[fallthrough]];
     case Stage::BadNoisy:
-        if (bad_cursor_ < bad_noisy_.size()) return bad_noisy_[bad_cursor_++].move;
+        if (bad_cursor_ < bad_noisy_.size()) return from_stage(Stage::BadNoisy, bad_noisy_[bad_cursor_++].move);
         stage_ = Stage::Done;
         [[fallthrough]];
     case Stage::Done:

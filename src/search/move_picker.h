@@ -28,12 +28,11 @@ public:
 
     // The next move, or a null move when none is left.
     Move next();
-    // Whether the move just returned came from the losing-captures stage.
-    bool in_bad_noisy_stage() const { return stage_ == Stage::BadNoisy; }
-    // Whether the move just returned was a killer or the countermove (the stage has
-    // already moved on to the one after it).
-    bool in_refutation_stage() const {
-        return stage_ == Stage::Killer2 || stage_ == Stage::Counter || stage_ == Stage::GenerateQuiet;
+    // Whether the move just returned was a losing capture (or an underpromotion).
+    bool last_was_bad_noisy() const { return last_stage_ == Stage::BadNoisy; }
+    // Whether the move just returned was a killer or the countermove.
+    bool last_was_refutation() const {
+        return last_stage_ == Stage::Killer1 || last_stage_ == Stage::Killer2 || last_stage_ == Stage::Counter;
     }
 
 private:
@@ -52,6 +51,11 @@ private:
     bool already_tried(Move m) const;
     // A killer or countermove is played before generation, so it must be checked.
     bool usable_quiet(Move m) const;
+    // Returns `m`, recording that it came from `stage`.
+    Move from_stage(Stage stage, Move m) {
+        last_stage_ = stage;
+        return m;
+    }
 
     const Position& pos_;
     const History& history_;
@@ -62,6 +66,7 @@ private:
     Threats threats_;
     bool quiescence_ = false;
     Stage stage_ = Stage::TTMove;
+    Stage last_stage_ = Stage::TTMove;  // the stage the move just returned came from
     ScoredList noisy_, quiet_, bad_noisy_;
     size_t noisy_cursor_ = 0, quiet_cursor_ = 0, bad_cursor_ = 0;
 };

@@ -695,7 +695,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         {
             PathGuard guard(*this, pos, m, child.key());
             // Step 15. Late move reductions, then principal variation search.
-            if (depth >= 3 && moves > 1 + int(root) && (quiet || picker.in_bad_noisy_stage())) {
+            if (depth >= 3 && moves > 1 + int(root) && (quiet || picker.last_was_bad_noisy())) {
                 int r = reduction(depth, moves);
                 r -= PV;
                 r -= tt_pv && !PV;
@@ -704,7 +704,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 r -= gives_check;
                 r -= history / tune::lmr_history_divisor;
                 r += quiet && noisy_tt_move;
-                r -= picker.in_refutation_stage();
+                r -= picker.last_was_refutation();
                 r = std::clamp(r, 0, std::max(new_depth - 1, 0));
                 ss.reduction = r;
                 score = -negamax<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);

@@ -70,7 +70,8 @@ std::vector<Move> to_vector(const MoveList& list) { return std::vector<Move>(lis
 
 struct Drained {
     std::vector<Move> moves;
-    std::vector<bool> bad_stage;  // in_bad_noisy_stage() right after each move
+    std::vector<bool> bad_stage;   // last_was_bad_noisy() right after each move
+    std::vector<bool> refutation;  // last_was_refutation() right after each move
 };
 
 Drained drain(MovePicker& picker) {
@@ -83,7 +84,8 @@ Drained drain(MovePicker& picker) {
             return out;
         }
         out.moves.push_back(m);
-        out.bad_stage.push_back(picker.in_bad_noisy_stage());
+        out.bad_stage.push_back(picker.last_was_bad_noisy());
+        out.refutation.push_back(picker.last_was_refutation());
     }
     FAIL("the picker never returned a null move");
     return out;
@@ -123,6 +125,7 @@ void check_main_order(const Position& pos, const Setup& setup) {
     if (tt_legal) {
         CHECK(got.moves[0] == setup.tt);
         CHECK_FALSE(got.bad_stage[0]);
+        CHECK_FALSE(got.refutation[0]);
         first = 1;
     }
 
@@ -139,6 +142,7 @@ void check_main_order(const Position& pos, const Setup& setup) {
         INFO("move " << i << " " << to_uci(m, false) << " phase " << int(phase));
         CHECK(phase >= previous);
         CHECK(got.bad_stage[i] == (phase == BadNoisy));
+        CHECK(got.refutation[i] == (phase == Killer));
         // Within a stage: captures by MVV-LVA, quiets by history and threats, killers in their slot order.
         const int key = phase == GoodNoisy ? mvv_lva(pos, m)
                         : phase == Quiet   ? history->quiet(pos.side_to_move(), m, threats.any) +
@@ -218,6 +222,38 @@ TEST_CASE("main picker: TT move first, killers after good captures", "[picker]")
     CHECK(is_noisy(pos, seq[at(k1) - 1]));
     CHECK(seq[at(k1) + 1] == k2);
     CHECK(seq[at(k2) + 1] == favourite);
+}
+
+TEST_CASE("main picker: the countermove after the killers, both flagged as refutations", "[picker]") {
+    // After 1.e4 e5: Nf3 and Bc4 are the killers, d2d4 the countermove to ...e5.
+    const Position pos = parse("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
+    const Move k1 = *parse_uci(pos, "g1f3"), k2 = *parse_uci(pos, "f1c4"), counter = *parse_uci(pos, "d2d4");
+    auto history = std::make_unique<History>();
+    history->add_killer(Ply, k2);
+    history->add_killer(Ply, k1);
+    ContinuationContext context;
+    context.back1 = continuation_index(make_piece(Black, Pawn), E5);
+    history->set_counter(context.back1, counter);
+
+    MovePicker picker(pos, Move(), *history, Ply, threats_against_side_to_move(pos), context);
+    const Drained got = drain(picker);
+    INFO(names(got.moves));
+    REQUIRE(got.moves.size() == legal_moves(pos).size());
+    // No captures here: the killers and the countermove open the list.
+    REQUIRE(got.moves.size() > 3);
+    CHECK(got.moves[0] == k1);
+    CHECK(got.moves[1] == k2);
+    CHECK(got.moves[2] == counter);
+    for (size_t i = 0; i < got.moves.size(); ++i) {
+        CHECK(got.refutation[i] == (i < 3));
+        CHECK_FALSE(got.bad_stage[i]);
+    }
+    // A countermove equal to a killer is played once, as the killer.
+    history->set_counter(context.back1, k2);
+    MovePicker again(pos, Move(), *history, Ply, threats_against_side_to_move(pos), context);
+    const Drained repeat = drain(again);
+    CHECK(sorted_raw(repeat.moves) == sorted_raw(to_vector(legal_moves(pos))));
+    CHECK(repeat.refutation[2] == false);
 }
 
 TEST_CASE("main picker skips an illegal TT move and illegal killers", "[picker]") {
