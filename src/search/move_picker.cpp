@@ -124,7 +124,8 @@ Move MovePicker::next() {
         [[fallthrough]];
     case Stage::Counter:
         stage_ = Stage::GenerateQuiet;
-        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_quiet(counter_)) return from_stage(Stage::Counter, counter_);
+        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_quiet(counter_))
+            return from_stage(Stage::Counter, counter_);
         [[fallthrough]];
     case Stage::GenerateQuiet: {
         MoveList moves;

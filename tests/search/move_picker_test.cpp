@@ -1,7 +1,8 @@
 // The move picker's contract: every legal move exactly once (main search), in stages
-// TT move, good captures (MVV-LVA), killers, quiets by history, bad captures; the
-// quiescence picker gives only noisy moves out of check and every evasion in check.
-// Each position is run with several set-ups of TT move, killers and history.
+// TT move, good captures (MVV-LVA), killers and the countermove, quiets by history,
+// bad captures; the quiescence picker gives only noisy moves out of check and every
+// evasion in check. Each position is run with several set-ups of TT move, killers and
+// history.
 
 #include <catch2/catch.hpp>
 
