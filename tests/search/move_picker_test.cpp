@@ -253,8 +253,11 @@ TEST_CASE("main picker: the countermove after the killers, both flagged as refut
     history->set_counter(context.back1, k2);
     MovePicker again(pos, Move(), *history, Ply, threats_against_side_to_move(pos), context);
     const Drained repeat = drain(again);
-    CHECK(sorted_raw(repeat.moves) == sorted_raw(to_vector(legal_moves(pos))));
-    CHECK(repeat.refutation[2] == false);
+    REQUIRE(sorted_raw(repeat.moves) == sorted_raw(to_vector(legal_moves(pos))));
+    CHECK(repeat.moves[0] == k1);
+    CHECK(repeat.moves[1] == k2);
+    CHECK(repeat.refutation[1]);
+    CHECK_FALSE(repeat.refutation[2]);
 }
 
 TEST_CASE("main picker skips an illegal TT move and illegal killers", "[picker]") {
