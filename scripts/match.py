@@ -13,6 +13,7 @@ usage:
                    [--games 200 | --sprt ELO0 ELO1 ALPHA BETA [--games MAX]]
                    [--concurrency 1] [--book FILE] [--seed N] [--pgn FILE] [--chess960]
                    [--tool fastchess|cutechess] [--tool-arg ARG ...] [--strict] [--quiet]
+  scripts/match.py --tally PGN [PGN ...] [--engine-name Arbiter] [--sprt ELO0 ELO1 ALPHA BETA]
 
 examples:
   # 200 games at 10+0.1 against Debian's Phalanx (xboard, so cutechess-cli runs it)
@@ -25,6 +26,8 @@ examples:
   # SPRT of a new build against the previous one (fastchess), games saved
   scripts/match.py --engine build/arbiter --opponent ../base/build/arbiter --opponent-name base \\
                    --tc 10+0.1 --sprt 0 5 0.05 0.05 --concurrency 2 --pgn sprt.pgn
+  # the report of an SPRT stopped and continued with another seed and PGN file, as one match
+  scripts/match.py --tally sprt.pgn sprt-2.pgn --engine-name Arbiter --sprt 0 5 0.05 0.05
   # time odds: Arbiter at 8+0.08 against Stockfish at one eighth of that
   scripts/match.py --opponent /usr/games/stockfish --tc 8+0.08 --opponent-tc 1+0.01 --games 100
   # Glaurung (UCI) needs these three options; the script adds them itself (see "Known
@@ -78,6 +81,12 @@ to and only the new games are counted), never from the tool's console summary:
     In --sprt mode the tool stops the match itself (fastchess with model=logistic, the model
     above; cutechess-cli with its BayesElo model, which may stop a few games earlier or later),
     with --games as the maximum (default 50000).
+  - Pentanomial: the two games of an opening (one Round tag, the same FEN, the same opponent,
+    colours reversed) are a pair scoring 0, 0.5, 1, 1.5 or 2 points. The Elo interval and the
+    LLR above, with the pair as the sample (its points per game and their variance; an empty
+    class counted as half a pair in the LLR's variance), are printed too, and the SPRT
+    decision is then made on them, as fastchess makes it; the trinomial LLR stays beside it
+    (cutechess-cli decides on its own BayesElo model).
   - Problems, per player: time forfeits ("time forfeit" / "loses on time"), illegal moves, and
     crashes ("abandoned", "disconnects", "stalls"), read from the Termination tag and the result
     comment; the offender is the side named in the comment, else the loser, else the side to move.
@@ -87,6 +96,10 @@ to and only the new games are counted), never from the tool's console summary:
     forfeit/crash messages and tallies, which the PGN already counts. Counted per player: a
     warning belongs to the player it names (as a whole word); one naming neither or both is
     reported as unattributed.
+
+`--tally PGN ...` plays nothing: it reports the games of these files as one match (a run stopped
+and continued with another seed and PGN file), counted for --engine-name against whoever it met;
+rounds pair only within their own file, since each run numbers its rounds from 1.
 
 Exit status: 0 clean; 1 Arbiter lost a game on time, by an illegal move or by a crash (with
 --strict also: any player did, or the tool printed a protocol warning); 2 usage error, missing
@@ -172,21 +185,58 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
-def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """Trinomial GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo.
+def gsprt_llr(samples: int, score: float, variance: float, elo0: float, elo1: float) -> float:
+    """GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, normal approximation.
 
-    LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var), with s the observed mean score, var the
-    per-game variance and s0, s1 the expected scores at elo0 and elo1. An empty class counts as
-    half a game in var only, which keeps the ratio finite and small before all three results
-    have occurred (two straight wins must not accept H1).
+    LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var), with N samples (games or game pairs) of mean
+    score s (points per game) and variance var per sample, s0, s1 the expected scores at elo0
+    and elo1.
     """
-    n = wins + draws + losses
-    if not n:
+    if not samples or variance <= 0.0:
         return 0.0
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    s = score_of(wins, draws, losses)
+    return samples * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """Trinomial GSPRT log-likelihood ratio (gsprt_llr over single games).
+
+    An empty class counts as half a game in var only, which keeps the ratio finite and small
+    before all three results have occurred (two straight wins must not accept H1).
+    """
     var = game_variance(*(c if c else 0.5 for c in (wins, draws, losses)))
-    return n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    return gsprt_llr(wins + draws + losses, score_of(wins, draws, losses), var, elo0, elo1)
+
+
+# A game pair (one opening, colours reversed) scores 0, 0.5, 1, 1.5 or 2 points: the five classes
+# of the pentanomial model, counted in that order; per game that is 0, 1/4, 1/2, 3/4, 1.
+PAIR_CLASS_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def pair_score_and_variance(pairs: list[float]) -> tuple[float, float]:
+    """(mean points per game, variance of a pair's points per game) of pentanomial counts."""
+    n = sum(pairs)
+    if not n:
+        return 0.5, 0.0
+    s = sum(count * x for count, x in zip(pairs, PAIR_CLASS_SCORES)) / n
+    return s, sum(count * (x - s) ** 2 for count, x in zip(pairs, PAIR_CLASS_SCORES)) / n
+
+
+def pentanomial_interval(pairs: list[int], z: float = Z95) -> tuple[float, float, float]:
+    """(elo, lower, upper) as elo_interval, with the game pair as the sample: the spread that
+    the shared opening takes out of the two games is not counted twice."""
+    n = sum(pairs)
+    s, var = pair_score_and_variance(pairs)
+    half = z * math.sqrt(var / n) if n else math.inf
+    return elo_from_score(s), elo_from_score(s - half), elo_from_score(s + half)
+
+
+def pentanomial_llr(pairs: list[int], elo0: float, elo1: float) -> float:
+    """Pentanomial GSPRT log-likelihood ratio (gsprt_llr over game pairs), the statistic
+    fastchess stops on; an empty class counts as half a pair in the variance only."""
+    _, var = pair_score_and_variance([c if c else 0.5 for c in pairs])
+    s, _ = pair_score_and_variance(pairs)
+    return gsprt_llr(sum(pairs), s, var, elo0, elo1)
 
 
 def sprt_decision(llr: float, alpha: float, beta: float) -> str:
@@ -293,10 +343,22 @@ class Tally:
     problems: dict[str, collections.Counter] = dataclasses.field(
         default_factory=lambda: {kind: collections.Counter() for kind in PROBLEM_KINDS})
     problem_games: list[str] = dataclasses.field(default_factory=list)
+    pairs: list[int] = dataclasses.field(default_factory=lambda: [0] * len(PAIR_CLASS_SCORES))
 
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
+
+    def add(self, other: Tally) -> None:
+        """Counts another run's games too (another PGN file: its pairs stay its own)."""
+        self.wins, self.draws, self.losses = (self.wins + other.wins, self.draws + other.draws,
+                                              self.losses + other.losses)
+        self.unfinished += other.unfinished
+        self.other += other.other
+        for kind in PROBLEM_KINDS:
+            self.problems[kind].update(other.problems[kind])
+        self.problem_games += other.problem_games
+        self.pairs = [a + b for a, b in zip(self.pairs, other.pairs)]
 
     def problem_count(self, kind: str, player: str | None = None) -> int:
         counts = self.problems[kind]
@@ -304,8 +366,16 @@ class Tally:
 
 
 def parse_pgn_results(text: str, engine: str) -> Tally:
-    """W/D/L of the player named `engine` and every forfeit, illegal move and crash by player."""
+    """W/D/L of the player named `engine`, its game pairs, and every forfeit, illegal move and
+    crash by player.
+
+    A pair is the two games of one Round tag (both tools give the two games of an opening
+    the same round) from the same position against the same opponent, the engine once on
+    each side. Games without a partner (the match stopped between the two), or more than two
+    (runs appended to one file with the same seed), count in W/D/L only.
+    """
     tally = Tally(engine)
+    rounds: dict[tuple[str, str, str], list[tuple[bool, float]]] = collections.defaultdict(list)
     for number, game in enumerate(split_pgn(text), 1):
         white, black = game.tags.get("White", "?"), game.tags.get("Black", "?")
         if engine not in (white, black):
@@ -314,14 +384,20 @@ def parse_pgn_results(text: str, engine: str) -> Tally:
         result = game.result
         if result == "1/2-1/2":
             tally.draws += 1
+            points = 0.5
         elif result in DECISIVE:
             if (DECISIVE[result] == "White") == (white == engine):
                 tally.wins += 1
+                points = 1.0
             else:
                 tally.losses += 1
+                points = 0.0
         else:
             tally.unfinished += 1
             continue
+        if "Round" in game.tags:
+            opponent = black if white == engine else white
+            rounds[game.tags["Round"], game.tags.get("FEN", ""), opponent].append((white == engine, points))
         problem = game.problem()
         if problem:
             kind, colour = problem
@@ -329,6 +405,9 @@ def parse_pgn_results(text: str, engine: str) -> Tally:
             tally.problems[kind][player] += 1
             tally.problem_games.append(f"game {number} ({white} vs {black}) {result} "
                                        f"[{game.tags.get('Termination', '')}] {{{game.last_comment()}}}")
+    for games in rounds.values():
+        if len(games) == 2 and games[0][0] != games[1][0]:
+            tally.pairs[round(2 * (games[0][1] + games[1][1]))] += 1
     return tally
 
 
@@ -565,21 +644,33 @@ def format_elo(value: float) -> str:
     return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
 
 
+def format_interval(interval: tuple[float, float, float]) -> str:
+    """`+7.1 +/- 10.8`: the estimate and half the width of (elo, lower, upper)."""
+    elo, lower, upper = interval
+    margin = (upper - lower) / 2.0
+    return f"{format_elo(elo)} +/- {margin:.1f}" if math.isfinite(margin) else f"{format_elo(elo)} +/- inf"
+
+
 def report(tally: Tally, opponent: str, tc: str, sprt: tuple[float, float, float, float],
            warnings: list[str]) -> str:
     w, d, l, n = tally.wins, tally.draws, tally.losses, tally.games
     lines = [f"{tally.engine} vs {opponent}, tc {tc}, {n} games"
              + (f" ({tally.unfinished} unfinished)" if tally.unfinished else "")]
     if n:
-        elo, lower, upper = elo_interval(w, d, l)
-        margin = (upper - lower) / 2.0
-        margin_text = f"{margin:.1f}" if math.isfinite(margin) else "inf"
         lines.append(f"W/D/L: {w}/{d}/{l}  score {100 * score_of(w, d, l):.1f}%  draws {100 * d / n:.1f}%"
-                     f"  Elo {format_elo(elo)} +/- {margin_text} (95%)")
+                     f"  Elo {format_interval(elo_interval(w, d, l))} (95%)")
+    if any(tally.pairs):
+        lines.append(f"pairs scoring 0/0.5/1/1.5/2: {'/'.join(map(str, tally.pairs))}"
+                     f"  Elo {format_interval(pentanomial_interval(tally.pairs))} (95%, pentanomial)")
     elo0, elo1, alpha, beta = sprt
-    llr = sprt_llr(w, d, l, elo0, elo1)
+    trinomial = sprt_llr(w, d, l, elo0, elo1)
     lower, upper = sprt_bounds(alpha, beta)
-    lines.append(f"LLR (elo0={elo0:g}, elo1={elo1:g}): {llr:.2f} [{lower:.2f}, {upper:.2f}] "
+    if any(tally.pairs):  # decided as fastchess decides, on pairs
+        llr = pentanomial_llr(tally.pairs, elo0, elo1)
+        llr_text = f"{llr:.2f} (pentanomial; trinomial {trinomial:.2f})"
+    else:
+        llr, llr_text = trinomial, f"{trinomial:.2f}"
+    lines.append(f"LLR (elo0={elo0:g}, elo1={elo1:g}): {llr_text} [{lower:.2f}, {upper:.2f}] "
                  f"{sprt_decision(llr, alpha, beta)}")
 
     def per_player(kind: str) -> str:
@@ -610,7 +701,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--engine-name", default="Arbiter")
     parser.add_argument("--engine-proto", choices=("uci", "xboard"), default="uci")
     parser.add_argument("--engine-option", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--opponent", required=True, help="opponent engine: a path or a name on PATH")
+    parser.add_argument("--opponent", help="opponent engine: a path or a name on PATH (required unless --tally)")
     parser.add_argument("--opponent-name", help="default: from the known-opponent table or the file name")
     parser.add_argument("--opponent-proto", choices=("auto", "uci", "xboard"), default="auto",
                         help="auto: xboard for Debian's phalanx, fairymax, shamax, maxqi, sjeng; else uci")
@@ -640,7 +731,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--strict", action="store_true",
                         help="also exit 1 on the opponent's problems and on any protocol warning")
     parser.add_argument("--quiet", action="store_true", help="do not echo the tool's output")
+    parser.add_argument("--tally", nargs="+", metavar="PGN",
+                        help="play nothing: report the games of these PGN files (one match continued "
+                             "over several runs) from the point of view of --engine-name")
     args = parser.parse_args(argv)
+    if args.tally is None and args.opponent is None:
+        parser.error("--opponent is required unless --tally")
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
         if not (0 < alpha < 1 and 0 < beta < 1 and elo0 < elo1):
@@ -687,8 +783,38 @@ def build_engines(args: argparse.Namespace) -> tuple[EngineSpec, EngineSpec, boo
     return engine, opponent, needs_pgn
 
 
+def tally_main(args: argparse.Namespace) -> int:
+    """--tally: the report over games already played, counted file by file (each file's rounds
+    pair only among themselves: two runs of one match number their rounds from 1 each)."""
+    tally = Tally(args.engine_name)
+    opponents: collections.Counter = collections.Counter()
+    controls: set[str] = set()
+    for name in args.tally:
+        try:
+            text = pathlib.Path(name).read_text(errors="replace")
+        except OSError as error:
+            print(f"match.py: --tally {name}: {error.strerror}", file=sys.stderr)
+            return 2
+        tally.add(parse_pgn_results(text, args.engine_name))
+        for game in split_pgn(text):
+            white, black = game.tags.get("White", "?"), game.tags.get("Black", "?")
+            if args.engine_name in (white, black):
+                opponents[black if white == args.engine_name else white] += 1
+                control = game.tags.get("TimeControl", "?")
+                controls.add("no clock" if control == "-" else control)
+    if tally.games == 0:
+        print(f"match.py: no finished game of {args.engine_name!r} in {', '.join(args.tally)} "
+              f"(--engine-name names the player)", file=sys.stderr)
+        return 3
+    print(report(tally, " + ".join(name for name, _ in opponents.most_common()),
+                 " / ".join(sorted(controls)), args.sprt or DEFAULT_SPRT, []))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    if args.tally is not None:
+        return tally_main(args)
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-match-"))
     try:
         engine, opponent, needs_pgn = build_engines(args)

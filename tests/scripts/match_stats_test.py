@@ -6,6 +6,7 @@ import io
 import math
 import pathlib
 import sys
+import tempfile
 import unittest
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "match.py"
@@ -241,6 +242,107 @@ class WarningTest(unittest.TestCase):
         text = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, ["Warning; move e1d1 from B"])
         self.assertIn("protocol warnings: A 0, B 1", text)
         self.assertNotIn("unattributed", text)
+
+
+def pgn_game(round_tag, white, black, result, fen="8/8/8/8/8/4k3/8/4K2Q w - - 0 1"):
+    return (f'[Round "{round_tag}"]\n[White "{white}"]\n[Black "{black}"]\n[FEN "{fen}"]\n'
+            f'[Result "{result}"]\n[TimeControl "-"]\n\n{result}\n\n')
+
+
+class PentanomialTest(unittest.TestCase):
+    # Reported by fastchess for a 2,500-game run at stop 43: Ptnml(0-2) [120, 271, 419, 318, 122],
+    # Elo 7.09 +/- 10.75, LLR 0.69 for [0, 10].
+    FASTCHESS = [120, 271, 419, 318, 122]
+
+    def test_agrees_with_fastchess(self):
+        elo, lower, upper = match.pentanomial_interval(self.FASTCHESS)
+        self.assertAlmostEqual(elo, 7.09, places=2)
+        self.assertAlmostEqual((upper - lower) / 2, 10.75, places=2)
+        self.assertAlmostEqual(match.pentanomial_llr(self.FASTCHESS, 0, 10), 0.695, places=3)
+
+    def test_by_hand(self):
+        # Pairs scoring 0.5 and 1.5 points, one each: s = 1/2, var = (1/4)^2.
+        self.assertEqual(match.pair_score_and_variance([0, 1, 0, 1, 0]), (0.5, 0.0625))
+        # 30 pairs of 1.5 points (3/4 per game) and 10 of 0.5 (1/4): s = 0.625, and var is that of
+        # a two-valued variable half a point apart, 3/4 * 1/4 * (1/2)^2.
+        s, var = match.pair_score_and_variance([0, 10, 0, 30, 0])
+        self.assertAlmostEqual(s, 0.625)
+        self.assertAlmostEqual(var, 0.75 * 0.25 * 0.25)
+        # The variance the LLR uses counts each empty class as half a pair.
+        s0, s1 = match.score_from_elo(0), S5
+        padded = match.pair_score_and_variance([0.5, 10, 0.5, 30, 0.5])[1]
+        self.assertAlmostEqual(match.pentanomial_llr([0, 10, 0, 30, 0], 0, 5),
+                               40 * (s1 - s0) * (2 * 0.625 - s0 - s1) / (2 * padded))
+
+    def test_symmetric_pairs_are_even(self):
+        self.assertEqual(match.pentanomial_interval([3, 5, 7, 5, 3])[0], 0.0)
+        self.assertLess(match.pentanomial_llr([3, 5, 7, 5, 3], 0, 5), 0.0)
+        self.assertEqual(match.pentanomial_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
+
+    def test_pairs_are_the_two_games_of_a_round(self):
+        text = (pgn_game(1, "A", "B", "1-0") + pgn_game(1, "B", "A", "1/2-1/2")     # 1.5 points
+                + pgn_game(2, "B", "A", "1-0") + pgn_game(2, "A", "B", "0-1")       # 0 points
+                + pgn_game(3, "A", "B", "1-0")                                      # second game missing
+                + pgn_game(4, "A", "B", "1-0") + pgn_game(4, "B", "A", "1-0", fen="8/8/8/8/8/3k4/8/4K2Q w - - 0 1")
+                + pgn_game(5, "A", "B", "1-0") + pgn_game(5, "A", "B", "1-0")       # same colours
+                + pgn_game(6, "A", "B", "1-0") + pgn_game(6, "B", "A", "*")         # unfinished
+                + pgn_game(7, "A", "B", "1-0") + pgn_game(7, "C", "A", "1-0")       # two opponents
+                + pgn_game(8, "A", "B", "1-0") + pgn_game(8, "B", "A", "1-0")       # the same seed
+                + pgn_game(8, "A", "B", "1-0") + pgn_game(8, "B", "A", "1-0"))      # appended twice
+        tally = match.parse_pgn_results(text, "A")
+        self.assertEqual((tally.wins, tally.draws, tally.losses, tally.unfinished), (9, 1, 6, 1))
+        self.assertEqual(tally.pairs, [1, 0, 0, 1, 0])
+        report = match.report(tally, "B", "no clock", (0.0, 10.0, 0.05, 0.05), [])
+        self.assertIn("pairs scoring 0/0.5/1/1.5/2: 1/0/0/1/0", report)
+        self.assertIn("(pentanomial; trinomial", report)
+
+    def test_without_pairs_the_report_is_trinomial(self):
+        tally = match.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
+        report = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, [])
+        self.assertNotIn("pairs", report)
+        self.assertNotIn("pentanomial", report)
+
+
+class TallyTest(unittest.TestCase):
+    """--tally: a match continued over several runs, each a PGN file whose rounds start at 1."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.first = pathlib.Path(self.directory.name) / "first.pgn"
+        self.second = pathlib.Path(self.directory.name) / "second.pgn"
+        self.first.write_text(pgn_game(1, "A", "B", "1-0") + pgn_game(1, "B", "A", "0-1")
+                              + pgn_game(2, "A", "B", "1/2-1/2"))
+        self.second.write_text(pgn_game(1, "A", "B", "0-1") + pgn_game(2, "B", "A", "1/2-1/2")
+                               + pgn_game(2, "A", "B", "1/2-1/2"))
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def run_main(self, argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = match.main(argv)
+        return code, out.getvalue(), err.getvalue()
+
+    def test_runs_are_joined_and_paired_file_by_file(self):
+        code, out, _ = self.run_main(["--tally", str(self.first), str(self.second), "--engine-name", "A"])
+        self.assertEqual(code, 0)
+        self.assertIn("A vs B, tc no clock, 6 games", out)
+        self.assertIn("W/D/L: 2/3/1", out)
+        # Round 1 of the first file (2 points) and round 2 of the second (1 point); round 1 of
+        # the second file does not pair with round 1 of the first.
+        self.assertIn("pairs scoring 0/0.5/1/1.5/2: 0/0/1/0/1", out)
+
+    def test_bad_input_is_reported(self):
+        code, _, err = self.run_main(["--tally", str(self.first), "--engine-name", "C"])
+        self.assertEqual(code, 3)
+        self.assertIn("no finished game of 'C'", err)
+        code, _, err = self.run_main(["--tally", str(self.first) + ".missing", "--engine-name", "A"])
+        self.assertEqual(code, 2)
+        self.assertIn("--tally", err)
+        with self.assertRaises(SystemExit) as raised, contextlib.redirect_stderr(io.StringIO()):
+            match.parse_args(["--engine", "/bin/true"])
+        self.assertEqual(raised.exception.code, 2)
 
 
 class CommandLineTest(unittest.TestCase):
