@@ -82,11 +82,16 @@ to and only the new games are counted), never from the tool's console summary:
     above; cutechess-cli with its BayesElo model, which may stop a few games earlier or later),
     with --games as the maximum (default 50000).
   - Pentanomial: the two games of an opening (one Round tag, the same FEN, the same opponent,
-    colours reversed) are a pair scoring 0, 0.5, 1, 1.5 or 2 points. The Elo interval and the
-    LLR above, with the pair as the sample (its points per game and their variance; an empty
-    class counted as half a pair in the LLR's variance), are printed too, and the SPRT
-    decision is then made on them, as fastchess makes it; the trinomial LLR stays beside it
-    (cutechess-cli decides on its own BayesElo model).
+    colours reversed) are a pair scoring 0, 0.5, 1, 1.5 or 2 points. The Elo interval above,
+    with the pair as the sample (its points per game and their variance), is printed too,
+    and the LLR as fastchess computes it (model logistic): by maximum likelihood,
+        LLR = N sum_i f_i ln(p1_i / p0_i),
+    f the observed frequencies of the five classes over N pairs (an empty class counted as a
+    thousandth of a pair), p0 and p1 the distributions closest to f (likeliest for f) whose
+    expected scores are s0 and s1 (Van den Bergh's proposition 1.1). The SPRT decision is then
+    made on it, as fastchess makes it; the trinomial LLR stays beside it (cutechess-cli
+    decides on its own BayesElo model). Near zero Elo the two forms of the LLR agree; at +34
+    Elo after 810 games the normal approximation gave 3.13 where this gives 3.02.
   - Problems, per player: time forfeits ("time forfeit" / "loses on time"), illegal moves, and
     crashes ("abandoned", "disconnects", "stalls"), read from the Termination tag and the result
     comment; the offender is the side named in the comment, else the loser, else the side to move.
@@ -231,12 +236,45 @@ def pentanomial_interval(pairs: list[int], z: float = Z95) -> tuple[float, float
     return elo_from_score(s), elo_from_score(s - half), elo_from_score(s + half)
 
 
+def closest_distribution(observed: list[float], scores: tuple[float, ...], mean: float) -> list[float]:
+    """The distribution over `scores` with expectation `mean` under which the observed
+    frequencies are likeliest: observed_i / (1 + theta (score_i - mean)), theta the root of
+    sum observed_i (score_i - mean) / (1 + theta (score_i - mean)) = 0 (Van den Bergh,
+    "Comparing the approximations for the generalized log likelihood ratio of a multinomial
+    distribution", proposition 1.1). The sum falls from +inf to -inf as theta crosses the
+    interval where every denominator is positive, so bisection finds the root. `mean` must lie
+    strictly between the lowest and the highest score.
+    """
+    def excess(theta: float) -> float:
+        return sum(p * (a - mean) / (1.0 + theta * (a - mean)) for p, a in zip(observed, scores))
+
+    low, high = -1.0 / (scores[-1] - mean), -1.0 / (scores[0] - mean)
+    for _ in range(100):  # far more halvings than a double's precision needs
+        middle = (low + high) / 2.0
+        if excess(middle) > 0.0:
+            low = middle
+        else:
+            high = middle
+    theta = (low + high) / 2.0
+    return [p / (1.0 + theta * (a - mean)) for p, a in zip(observed, scores)]
+
+
 def pentanomial_llr(pairs: list[int], elo0: float, elo1: float) -> float:
-    """Pentanomial GSPRT log-likelihood ratio (gsprt_llr over game pairs), the statistic
-    fastchess stops on; an empty class counts as half a pair in the variance only."""
-    _, var = pair_score_and_variance([c if c else 0.5 for c in pairs])
-    s, _ = pair_score_and_variance(pairs)
-    return gsprt_llr(sum(pairs), s, var, elo0, elo1)
+    """Pentanomial GSPRT log-likelihood ratio by maximum likelihood, the statistic fastchess
+    stops on (model logistic): N sum f_i log(p1_i / p0_i) over the N pairs' classes of
+    frequency f_i, with p0, p1 the distributions closest to f of expected score s0, s1. An
+    empty class counts as a thousandth of a pair, as fastchess counts it, which keeps every
+    logarithm finite. Near zero Elo it equals the normal approximation (gsprt_llr); farther
+    out they part (at +34 after 405 pairs: 3.02 here and in fastchess, 3.13 approximated).
+    """
+    if not any(pairs):
+        return 0.0
+    counts = [c if c else 1e-3 for c in pairs]
+    total = sum(counts)
+    observed = [c / total for c in counts]
+    p0 = closest_distribution(observed, PAIR_CLASS_SCORES, score_from_elo(elo0))
+    p1 = closest_distribution(observed, PAIR_CLASS_SCORES, score_from_elo(elo1))
+    return total * sum(f * math.log(b / a) for f, a, b in zip(observed, p0, p1))
 
 
 def sprt_decision(llr: float, alpha: float, beta: float) -> str:

@@ -250,15 +250,35 @@ def pgn_game(round_tag, white, black, result, fen="8/8/8/8/8/4k3/8/4K2Q w - - 0 
 
 
 class PentanomialTest(unittest.TestCase):
-    # Reported by fastchess for a 2,500-game run at stop 43: Ptnml(0-2) [120, 271, 419, 318, 122],
-    # Elo 7.09 +/- 10.75, LLR 0.69 for [0, 10].
-    FASTCHESS = [120, 271, 419, 318, 122]
-
     def test_agrees_with_fastchess(self):
-        elo, lower, upper = match.pentanomial_interval(self.FASTCHESS)
-        self.assertAlmostEqual(elo, 7.09, places=2)
-        self.assertAlmostEqual((upper - lower) / 2, 10.75, places=2)
-        self.assertAlmostEqual(match.pentanomial_llr(self.FASTCHESS, 0, 10), 0.695, places=3)
+        # fastchess' reports (model logistic, [0, 10]) of matches of stops 43 and 44:
+        # pentanomial counts, Elo, its 95% margin and the LLR, each to the digits printed.
+        for pairs, elo, margin, llr in (([120, 271, 419, 318, 122], 7.09, 10.75, 0.69),
+                                        ([118, 269, 416, 315, 122], 7.57, 10.79, 0.85),
+                                        ([33, 69, 140, 112, 51], 33.99, 19.03, 3.02)):
+            with self.subTest(pairs=pairs):
+                estimate, lower, upper = match.pentanomial_interval(pairs)
+                self.assertAlmostEqual(estimate, elo, delta=0.005)
+                self.assertAlmostEqual((upper - lower) / 2, margin, delta=0.005)
+                self.assertAlmostEqual(match.pentanomial_llr(pairs, 0, 10), llr, delta=0.005)
+
+    def test_closest_distribution_has_the_mean_asked_for(self):
+        observed = [0.1, 0.2, 0.3, 0.25, 0.15]
+        for mean in (0.3, 0.5, 0.5145, 0.7):
+            with self.subTest(mean=mean):
+                p = match.closest_distribution(observed, match.PAIR_CLASS_SCORES, mean)
+                self.assertAlmostEqual(sum(p), 1.0)
+                self.assertAlmostEqual(sum(x * a for x, a in zip(p, match.PAIR_CLASS_SCORES)), mean)
+        # The observed mean itself: the observed distribution is the closest.
+        mean = sum(x * a for x, a in zip(observed, match.PAIR_CLASS_SCORES))
+        for x, y in zip(match.closest_distribution(observed, match.PAIR_CLASS_SCORES, mean), observed):
+            self.assertAlmostEqual(x, y)
+
+    def test_near_zero_the_normal_approximation_agrees(self):
+        pairs = [160, 390, 600, 420, 160]
+        s, var = match.pair_score_and_variance(pairs)
+        self.assertAlmostEqual(match.pentanomial_llr(pairs, 0, 5),
+                               match.gsprt_llr(sum(pairs), s, var, 0, 5), delta=0.01)
 
     def test_by_hand(self):
         # Pairs scoring 0.5 and 1.5 points, one each: s = 1/2, var = (1/4)^2.
@@ -268,11 +288,17 @@ class PentanomialTest(unittest.TestCase):
         s, var = match.pair_score_and_variance([0, 10, 0, 30, 0])
         self.assertAlmostEqual(s, 0.625)
         self.assertAlmostEqual(var, 0.75 * 0.25 * 0.25)
-        # The variance the LLR uses counts each empty class as half a pair.
+        # On two values the only distribution of mean m puts (m - 1/4) / (1/2) on 3/4.
+        for m in (0.3, 0.5, 0.625):
+            q = (m - 0.25) / 0.5
+            for x, y in zip(match.closest_distribution([0.25, 0.75], (0.25, 0.75), m), [1 - q, q]):
+                self.assertAlmostEqual(x, y)
+        # So with only those two classes observed the LLR is nearly that of a two-valued
+        # variable; the empty classes, a thousandth of a pair each, move it by 0.002 here.
         s0, s1 = match.score_from_elo(0), S5
-        padded = match.pair_score_and_variance([0.5, 10, 0.5, 30, 0.5])[1]
-        self.assertAlmostEqual(match.pentanomial_llr([0, 10, 0, 30, 0], 0, 5),
-                               40 * (s1 - s0) * (2 * 0.625 - s0 - s1) / (2 * padded))
+        q0, q1 = (s0 - 0.25) / 0.5, (s1 - 0.25) / 0.5
+        by_hand = 30 * math.log(q1 / q0) + 10 * math.log((1 - q1) / (1 - q0))
+        self.assertAlmostEqual(match.pentanomial_llr([0, 10, 0, 30, 0], 0, 5), by_hand, delta=0.005)
 
     def test_symmetric_pairs_are_even(self):
         self.assertEqual(match.pentanomial_interval([3, 5, 7, 5, 3])[0], 0.0)
