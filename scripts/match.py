@@ -167,16 +167,18 @@ def game_variance(wins: float, draws: float, losses: float) -> float:
     return (wins * (1.0 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
 
 
-def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[float, float, float]:
-    """(elo, lower, upper): the score's normal-approximation interval mapped to Elo.
+def score_interval_in_elo(samples: int, score: float, variance: float, z: float) -> tuple[float, float, float]:
+    """(elo, lower, upper): the normal-approximation interval of a mean score over `samples`
+    samples of `variance` each, mapped to Elo. The ends are +/-inf when the interval leaves
+    (0, 1), and both are the point estimate when the variance is zero."""
+    half = z * math.sqrt(variance / samples) if samples else math.inf
+    return elo_from_score(score), elo_from_score(score - half), elo_from_score(score + half)
 
-    The ends are +/-inf when the score interval leaves (0, 1), and both are the point estimate
-    when the variance is zero (all games the same result).
-    """
-    n = wins + draws + losses
-    s = score_of(wins, draws, losses)
-    half = z * math.sqrt(game_variance(wins, draws, losses) / n) if n else math.inf
-    return elo_from_score(s), elo_from_score(s - half), elo_from_score(s + half)
+
+def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[float, float, float]:
+    """(elo, lower, upper) of the games' score (all games the same result: no spread)."""
+    return score_interval_in_elo(wins + draws + losses, score_of(wins, draws, losses),
+                                 game_variance(wins, draws, losses), z)
 
 
 def elo_margin(wins: int, draws: int, losses: int, z: float = Z95) -> float:
@@ -230,10 +232,7 @@ def pair_score_and_variance(pairs: list[float]) -> tuple[float, float]:
 def pentanomial_interval(pairs: list[int], z: float = Z95) -> tuple[float, float, float]:
     """(elo, lower, upper) as elo_interval, with the game pair as the sample: the spread that
     the shared opening takes out of the two games is not counted twice."""
-    n = sum(pairs)
-    s, var = pair_score_and_variance(pairs)
-    half = z * math.sqrt(var / n) if n else math.inf
-    return elo_from_score(s), elo_from_score(s - half), elo_from_score(s + half)
+    return score_interval_in_elo(sum(pairs), *pair_score_and_variance(pairs), z)
 
 
 def closest_distribution(observed: list[float], scores: tuple[float, ...], mean: float) -> list[float]:

@@ -476,8 +476,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // Step 6a. Hindsight: the parent reduced the move that led here. If it cost
     // nothing, a large reduction was too much: search a ply deeper. If it cost much,
     // the reduction was right and the move is worth less still: a ply less.
-    if (prior_cost_known && stack_[ply - 1].reduction > 0) {
-        const int prior_reduction = stack_[ply - 1].reduction;
+    const int prior_reduction = prior_cost_known ? stack_[ply - 1].reduction : 0;
+    if (prior_reduction > 0) {
         if (prior_reduction >= 3 && prior_move_cost <= 0) ++depth;
         else if (prior_reduction >= 2 && depth >= 2 && prior_move_cost > tune::hindsight_cost_margin) --depth;
     }
@@ -758,9 +758,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 if (alpha >= beta) break;
                 // A move has raised alpha: the rest are searched shallower (by
                 // alpha_raise_reduction plies), since they now have to beat a real
-                // score (not at the root, whose
-                // iterations keep their depth; the node's result is stored at the
-                // depth it ends with).
+                // score (not at the root, whose iterations keep their depth; the
+                // node's result is stored at the depth it ends with).
                 if (!root && depth >= tune::alpha_raise_min_depth && depth <= tune::alpha_raise_max_depth &&
                     !is_decisive(score))
                     depth -= tune::alpha_raise_reduction;
