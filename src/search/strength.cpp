@@ -28,10 +28,13 @@ struct Anchor {
 // much at the level's shallow depth), 2000 +100.0, so 1500 went to 2,200 nodes (+1.7 against
 // af36550's), 2000 to 37,000 (+22.6), 1320 with 1500 (440). Stop 42 (gen4e-r4 and a
 // search batch later): 1500 -31.4, 2000 +22.6 against af36550's, within their error:
-// budgets kept. Stop 44 (gen4h-r7): 1500 +26.1, 2000 +29.6, the same: budgets kept.
+// budgets kept. Stop 44 (gen4h-r7): 1500 +26.1, 2000 +29.6, the same: budgets kept;
+// directly against Stockfish (stops 44-45, 100 games each) 1500 -59.6, 2000 +41.9.
 // 2500 is nearly full strength (a node budget that rarely binds at 10+0.1, two lines
-// within 10 cp for variety): -63.2 against Stockfish's 2500 with batch 3. 2800 on is
-// full strength, still below Stockfish's 2800.
+// within 10 cp for variety): -63.2 against Stockfish's 2500 with batch 3, +52.5 with
+// gen4h-r7. 2800 on is full strength: -24.4 against Stockfish's 2800 with gen4h-r7.
+// Both move up with every gain at full strength: measured again after each, they get
+// a node budget (2500 a lower one) once past +70.
 constexpr double Unbounded = 1e12;
 constexpr std::array<Anchor, 6> Anchors{{
     {1320, 440, 5, 50, 200},
