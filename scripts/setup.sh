@@ -3,7 +3,7 @@
 # the build dependencies that are missing. Everything it prints goes to stderr, so
 # that play.sh keeps stdout for UCI.
 #
-# Debian 12 packages: cmake, g++, make, libfmt-dev, catch2 (Catch2 v2), python3,
+# Debian 12 packages: cmake, g++, make, libfmt-dev, liblzma-dev, catch2 (Catch2 v2), python3,
 # python3-numpy (the net-file test of scripts/nnue); test.sh adds the packages only
 # tests need through ARBITER_TEST_PACKAGES (python3-torch for the trainer's
 # end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`).
@@ -22,7 +22,7 @@ arbiter_missing_packages() {
     if command -v dpkg >/dev/null 2>&1; then
         local package
         # shellcheck disable=SC2086 # a list of package names
-        for package in libfmt-dev catch2 python3-numpy ${ARBITER_TEST_PACKAGES:-}; do
+        for package in libfmt-dev liblzma-dev catch2 python3-numpy ${ARBITER_TEST_PACKAGES:-}; do
             dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
         done
     fi

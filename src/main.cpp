@@ -9,6 +9,7 @@
 #include "tools/datagen.h"
 #include "tools/game_record.h"
 #include "tools/pgn_training.h"
+#include "tools/pool.h"
 #include "search/tunable.h"
 #include "tools/tools.h"
 #include "uci/uci.h"
@@ -44,10 +45,15 @@ int usage(std::ostream& out = std::cerr, int status = 2) {
                  "                       [--hash MB] [--eval default|hce|NET.anet] [--format abin|agame]\n"
                  "                                    self-play training data (nets/README.md); SIGINT or\n"
                  "                                    SIGTERM stops it, the same command continues it\n"
-                 "       arbiter convert IN.agame OUT.abin\n"
-                 "                                    filtered training records from self-play games\n"
+                 "       arbiter convert IN... OUT.abin\n"
+                 "                                    filtered training records from self-play games (.agame,\n"
+                 "                                    .apack), every game once\n"
                  "       arbiter convert IN.pgn OUT.abin [--player NAME]\n"
                  "                                    the same from engine games with scores in comments\n"
+                 "       arbiter pack IN.agame OUT.apack [--skip N] [--games N]\n"
+                 "                                    self-play games compressed for keeping (nets/data/)\n"
+                 "       arbiter unpack IN.apack OUT.agame\n"
+                 "                                    the same games back in .agame form\n"
                  "       arbiter spsa                 the search parameters as an SPSA tuner reads them\n"
                  "       arbiter --help | --version\n";
     return status;
@@ -95,15 +101,23 @@ int main(int argc, char** argv) {
     }
     if (command == "convert") {
         const bool pgn = argc >= 3 && is_pgn_file(argv[2]);
-        const bool player = pgn && argc == 6 && std::string_view(argv[4]) == "--player";
-        if (argc != 4 && !player) {
-            std::cerr << "arbiter convert: expected an input .agame file and an output .abin file, or an input .pgn "
-                         "file, an output .abin file and optionally --player NAME\n";
+        if (pgn) {
+            const bool player = argc == 6 && std::string_view(argv[4]) == "--player";
+            if (argc != 4 && !player) {
+                std::cerr << "arbiter convert: expected an input .pgn file, an output .abin file and optionally "
+                             "--player NAME\n";
+                return usage();
+            }
+            return arbiter::tools::run_convert_pgn(argv[2], argv[3], player ? argv[5] : "", std::cerr);
+        }
+        if (argc < 4) {
+            std::cerr << "arbiter convert: expected one or more input .agame or .apack files and an output .abin file\n";
             return usage();
         }
-        if (pgn) return arbiter::tools::run_convert_pgn(argv[2], argv[3], player ? argv[5] : "", std::cerr);
-        return arbiter::tools::run_convert(argv[2], argv[3], std::cerr);
+        return arbiter::tools::run_convert_pool({argv + 2, argv + argc - 1}, argv[argc - 1], std::cerr);
     }
+    if (command == "pack") return arbiter::tools::pack_main(args, std::cout, std::cerr);
+    if (command == "unpack") return arbiter::tools::unpack_main(args, std::cout, std::cerr);
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();
 }

@@ -19,7 +19,7 @@ using namespace search;
 
 namespace {
 
-constexpr int StartBytes = 32;
+constexpr size_t StartBytes = GameStartBytes;
 constexpr uint8_t GameMarker = 0x47;
 constexpr uint8_t NoEnPassant = 255;
 constexpr uint8_t NoCastling = 15;
@@ -33,7 +33,9 @@ void put_u16(std::vector<uint8_t>& out, uint16_t v) {
 }
 uint16_t get_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
 
-int16_t encode_score(const ScoredPly& ply) {
+} // namespace
+
+int16_t encode_ply_score(const ScoredPly& ply) {
     if (!ply.mate) return int16_t(std::clamp(ply.score_white, -MaxCentipawns, MaxCentipawns));
     const int plies = std::clamp(Mate - std::abs(ply.score_white), 0, MaxMatePlies);
     return int16_t(ply.score_white > 0 ? MaxMateScore - plies : -(MaxMateScore - plies));
@@ -47,7 +49,7 @@ ScoredPly decode_ply(Move move, int16_t v) {
 
 // The 32 bytes of a start position: the board as `.abin` stores it, then the state
 // `.abin` leaves out (castling rooks, en passant square).
-std::array<uint8_t, StartBytes> encode_start(const Position& pos) {
+std::array<uint8_t, GameStartBytes> encode_game_start(const Position& pos) {
     const TrainingRecord board = encode_record(pos, 0, TrainingResult::Draw, false);
     std::array<uint8_t, StartBytes> out{};
     std::copy(board.begin(), board.begin() + 24, out.begin());
@@ -73,7 +75,7 @@ std::array<uint8_t, StartBytes> encode_start(const Position& pos) {
 // The start position of 32 bytes, or the reason they are not one. The position is
 // rebuilt through a FEN (the rules core's one validated way in) and must encode back
 // to the same bytes, so no field can hold a value the writer would not produce.
-std::string decode_start(const std::array<uint8_t, StartBytes>& bytes, Position& pos) {
+std::string decode_game_start(const std::array<uint8_t, GameStartBytes>& bytes, Position& pos) {
     if (bytes[29] != GameMarker) return fmt::format("no game marker (byte 29 is {:#04x}, expected 0x47)", bytes[29]);
     uint64_t occupancy = 0;
     for (int i = 0; i < 8; ++i) occupancy |= uint64_t(bytes[size_t(i)]) << (8 * i);
@@ -119,23 +121,21 @@ std::string decode_start(const std::array<uint8_t, StartBytes>& bytes, Position&
     fen += fmt::format(" {} {}", bytes[28], get_u16(&bytes[30]));
     const FenResult parsed = Position::from_fen(fen, (bytes[24] & 2) != 0, FenCheck::Playable);
     if (!parsed.position) return fmt::format("invalid start position '{}': {}", fen, parsed.error);
-    if (encode_start(*parsed.position) != bytes) return fmt::format("start position '{}' is not stored as written", fen);
+    if (encode_game_start(*parsed.position) != bytes) return fmt::format("start position '{}' is not stored as written", fen);
     pos = *parsed.position;
     return {};
 }
 
-} // namespace
-
 ScoredPly make_ply(Move move, Score score_white) {
-    return decode_ply(move, encode_score({move, score_white, is_mate(score_white)}));
+    return decode_ply(move, encode_ply_score({move, score_white, is_mate(score_white)}));
 }
 
 void append_game(std::vector<uint8_t>& out, const ScoredGame& game) {
-    const auto start = encode_start(game.start);
+    const auto start = encode_game_start(game.start);
     out.insert(out.end(), start.begin(), start.end());
     for (const ScoredPly& ply : game.plies) {
         put_u16(out, ply.move.raw());
-        put_u16(out, uint16_t(encode_score(ply)));
+        put_u16(out, uint16_t(encode_ply_score(ply)));
     }
     put_u16(out, 0);
     out.push_back(uint8_t(game.result));
@@ -166,7 +166,7 @@ bool GameReader::next(ScoredGame& game) {
     if (in_.peek() == std::char_traits<char>::eof()) return false;  // a clean end between games
     if (!read(start.data(), start.size())) return fail("start position: truncated file");
     Position pos = Position::startpos();
-    if (const std::string error = decode_start(start, pos); !error.empty()) return fail("start position: " + error);
+    if (const std::string error = decode_game_start(start, pos); !error.empty()) return fail("start position: " + error);
     game.start = pos;
     game.plies.clear();
     for (size_t ply = 0;; ++ply) {
@@ -232,28 +232,6 @@ bool open_conversion_input(const std::string& input, const std::string& output, 
         return false;
     }
     return true;
-}
-
-int run_convert(const std::string& input, const std::string& output, std::ostream& log) {
-    std::ifstream in;
-    if (!open_conversion_input(input, output, in, log)) return 1;
-    std::ofstream out(output, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        log << "arbiter convert: cannot open " << output << " for writing\n";
-        return 1;
-    }
-    ConversionStats stats;
-    const std::string error = convert_games(in, out, stats);
-    out.close();
-    log << fmt::format("games {}  plies {}  positions written {}  filtered: in check {}, capture or promotion {}, "
-                       "mate score {}\n",
-                       stats.games, stats.plies, stats.written, stats.in_check, stats.tactical, stats.mate);
-    if (!error.empty() || !out) {
-        log << "arbiter convert: " << input << ": " << (error.empty() ? "write to " + output + " failed" : error)
-            << (error.empty() ? "" : "; the games before it were converted") << '\n';
-        return 1;
-    }
-    return 0;
 }
 
 } // namespace arbiter::tools

@@ -33,6 +33,8 @@
 // core and refuses an illegal one, so a damaged file fails with the game and ply
 // where the damage starts instead of yielding wrong positions.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <iosfwd>
@@ -63,6 +65,17 @@ struct ScoredGame {
     std::vector<ScoredPly> plies;
     TrainingResult result = TrainingResult::Draw;
 };
+
+// The 32 bytes of a game's start position as the table above lays them out.
+constexpr size_t GameStartBytes = 32;
+std::array<uint8_t, GameStartBytes> encode_game_start(const Position& pos);
+// The start position those bytes hold, or the reason they hold none (then `pos` is
+// untouched). Only bytes encode_game_start() would write are accepted.
+std::string decode_game_start(const std::array<uint8_t, GameStartBytes>& bytes, Position& pos);
+
+// A ply's score as the file stores it (i16, mate scores folded), and back.
+int16_t encode_ply_score(const ScoredPly& ply);
+ScoredPly decode_ply(Move move, int16_t stored_score);
 
 // Appends one game's bytes. The plies must be legal moves from `start`.
 void append_game(std::vector<uint8_t>& out, const ScoredGame& game);
@@ -105,9 +118,5 @@ std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& 
 // the two are the same file or `input` cannot be read.
 bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in,
                            std::ostream& log);
-
-// `arbiter convert <in.agame> <out.abin>`: the summary line and any error go to `log`.
-// Returns the process exit code.
-int run_convert(const std::string& input, const std::string& output, std::ostream& log);
 
 } // namespace arbiter::tools

@@ -15,10 +15,15 @@
 #include "chess/movegen.h"
 #include "tools/datagen.h"
 #include "tools/game_record.h"
+#include "tools/pool.h"
+#include "tools/scored_games.h"
 
 using namespace arbiter;
 using namespace arbiter::search;
 using namespace arbiter::tools;
+using arbiter::test::Coverage;
+using arbiter::test::check_same;
+using arbiter::test::random_game;
 
 namespace {
 
@@ -35,60 +40,6 @@ std::vector<ScoredGame> read_all(const std::string& bytes, std::string& error) {
     for (ScoredGame g; reader.next(g);) games.push_back(g);
     error = reader.error();
     return games;
-}
-
-// Special moves counted over the random games, so the test knows it saw each kind.
-struct Coverage {
-    int castling = 0, en_passant = 0, promotion = 0, ep_start = 0, chess960 = 0;
-};
-
-// A random game: a start reached by a few random plies from the standard or a Chess960
-// start, then random plies preferring special moves, with random scores.
-ScoredGame random_game(std::mt19937_64& rng, Coverage& seen) {
-    const bool chess960 = rng() % 2;
-    Position pos = chess960 ? *Position::from_fen(chess960_start_fen(int(rng() % 960)), true).position
-                            : Position::startpos();
-    for (int i = int(rng() % 12); i > 0; --i) {
-        const MoveList moves = legal_moves(pos);
-        if (moves.empty()) break;
-        pos = pos.apply(moves[rng() % moves.size()]);
-    }
-    // Starts random plies rarely reach: an en passant right, partial castling rights.
-    if (rng() % 10 == 0) pos = *Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3").position;
-    if (rng() % 10 == 0) pos = *Position::from_fen("1r2k1r1/pppppppp/8/8/4P3/8/PPPP1PPP/1R2K1R1 b Gb e3 0 1", true).position;
-    ScoredGame game;
-    game.start = pos;
-    seen.ep_start += pos.ep_square() != NoSquare;
-    seen.chess960 += chess960;
-    const int length = int(rng() % 160);
-    for (int ply = 0; ply < length; ++ply) {
-        const MoveList moves = legal_moves(pos);
-        if (moves.empty()) break;
-        Move move = moves[rng() % moves.size()];
-        for (Move m : moves)
-            if (m.kind() != Move::Normal && rng() % 2) move = m;
-        seen.castling += move.kind() == Move::Castling;
-        seen.en_passant += move.kind() == Move::EnPassant;
-        seen.promotion += move.kind() == Move::Promotion;
-        const int score = rng() % 8 == 0 ? (rng() % 2 ? 1 : -1) * mate_in(int(rng() % 200)) : int(rng() % 80001) - 40000;
-        game.plies.push_back(make_ply(move, score));
-        pos = pos.apply(move);
-    }
-    game.result = TrainingResult(rng() % 3);
-    return game;
-}
-
-void check_same(const ScoredGame& a, const ScoredGame& b) {
-    CHECK(a.start.fen() == b.start.fen());
-    CHECK(a.start.chess960() == b.start.chess960());
-    CHECK(a.start.key() == b.start.key());
-    CHECK(a.result == b.result);
-    REQUIRE(a.plies.size() == b.plies.size());
-    for (size_t i = 0; i < a.plies.size(); ++i) {
-        CHECK(a.plies[i].move == b.plies[i].move);
-        CHECK(a.plies[i].score_white == b.plies[i].score_white);
-        CHECK(a.plies[i].mate == b.plies[i].mate);
-    }
 }
 
 std::string read_file(const std::filesystem::path& path) {
@@ -294,7 +245,7 @@ TEST_CASE("datagen in agame format converts to the records abin mode writes", "[
     config.format = DataFormat::Agame;
     config.output = (dir / "a.agame").string();
     REQUIRE(run_datagen(config, log) == 0);
-    REQUIRE(run_convert(config.output, (dir / "converted.abin").string(), log) == 0);
+    REQUIRE(run_convert_pool({config.output}, (dir / "converted.abin").string(), log) == 0);
     const std::string abin = read_file(dir / "a.abin");
     CHECK(!abin.empty());
     CHECK(read_file(dir / "converted.abin") == abin);
@@ -319,12 +270,12 @@ TEST_CASE("datagen in agame format converts to the records abin mode writes", "[
 
     // Bad conversion arguments and damaged input: non-zero, with a message.
     std::ostringstream errors;
-    CHECK(run_convert((dir / "missing.agame").string(), (dir / "x.abin").string(), errors) != 0);
-    CHECK(run_convert(config.output, config.output, errors) != 0);
+    CHECK(run_convert_pool({(dir / "missing.agame").string()}, (dir / "x.abin").string(), errors) != 0);
+    CHECK(run_convert_pool({config.output}, config.output, errors) != 0);
     std::string damaged = agame;
     damaged.resize(damaged.size() - 3);
     std::ofstream((dir / "damaged.agame").string(), std::ios::binary) << damaged;
-    CHECK(run_convert((dir / "damaged.agame").string(), (dir / "d.abin").string(), errors) != 0);
+    CHECK(run_convert_pool({(dir / "damaged.agame").string()}, (dir / "d.abin").string(), errors) != 0);
     CHECK(errors.str().find("game 4 (byte ") != std::string::npos);
     CHECK(errors.str().find("truncated") != std::string::npos);
     CHECK(abin.compare(0, read_file(dir / "d.abin").size(), read_file(dir / "d.abin")) == 0);

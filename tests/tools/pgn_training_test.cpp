@@ -17,6 +17,7 @@
 #include "chess/pgn.h"
 #include "tools/game_record.h"
 #include "tools/pgn_training.h"
+#include "tools/pool.h"
 
 using namespace arbiter;
 using namespace arbiter::tools;
@@ -142,7 +143,7 @@ TEST_CASE("PGN conversion writes the records the agame conversion writes for the
     }
     std::ostringstream log_pgn, log_agame;
     REQUIRE(run_convert_pgn(pgn_path.string(), (dir.path / "from-pgn.abin").string(), "", log_pgn) == 0);
-    REQUIRE(run_convert(agame_path.string(), (dir.path / "from-agame.abin").string(), log_agame) == 0);
+    REQUIRE(run_convert_pool({agame_path.string()}, (dir.path / "from-agame.abin").string(), log_agame) == 0);
     const std::string from_pgn = read_file(dir.path / "from-pgn.abin");
     CHECK(from_pgn.size() > 40 * 32 * 30);
     CHECK(from_pgn == read_file(dir.path / "from-agame.abin"));

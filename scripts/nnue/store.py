@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The self-play store of nets/data/: packed shards of datagen runs, each with a manifest.
+
+Self-play is the scarce resource of a 2-core project, so every game is kept in the
+repository as it is made (nets/README.md, "Self-play data"). A datagen run writes an
+`.agame` file; `add` packs the complete games the store does not hold yet into the next
+shard of that run (`arbiter pack`, about 1.7 bytes a ply) and writes its manifest;
+`verify` checks every shard against its manifest; `pool` converts all of them into one
+`.abin` training file (`arbiter convert`, every game once).
+
+    store.py add RUN.agame --run gen5-4801 --generation gen5 --engine-commit 85a0cb4 \\
+        --net "arbiter-009.anet (gen4h-r7)" --command "arbiter datagen ..."
+    store.py add RUN.agame --run gen5-4801        # later shards: the rest from the last
+    store.py verify [--deep]
+    store.py pool OUT.abin
+
+A shard is `<run>-<NNN>.apack` with `<run>-<NNN>.json` beside it: the run, its
+generation, the engine commit and net that played, the datagen command line and seed,
+the games it holds (the first one's number in the run, and how many), plies, kept
+positions (those `convert` writes), bytes, bytes a kept position, sha256 and the date.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+STORE = ROOT / "nets" / "data"
+BUDGET_BYTES = 300 * 1000 * 1000  # what the repository may hold of self-play
+RUN_FIELDS = ("generation", "engine_commit", "net", "command")
+SUMMARY = re.compile(r"games (\d+) \(from (\d+)\)  plies (\d+)  kept positions (\d+)  bytes (\d+)")
+
+
+def sha256(path: pathlib.Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def manifests(store: pathlib.Path) -> list:
+    return [json.loads(p.read_text()) for p in sorted(store.glob("*.json"))]
+
+
+def seed_of(command: str):
+    match = re.search(r"--seed (\d+)", command)
+    return int(match.group(1)) if match else None
+
+
+def add(args) -> int:
+    store = pathlib.Path(args.store)
+    store.mkdir(parents=True, exist_ok=True)
+    shards = [m for m in manifests(store) if m["run"] == args.run]
+    fields = {f: getattr(args, f) for f in RUN_FIELDS}
+    for f in RUN_FIELDS:
+        if fields[f] is None:
+            if not shards:
+                sys.exit(f"store.py: the first shard of run {args.run} needs --{f.replace('_', '-')}")
+            fields[f] = shards[-1][f]
+    skip = sum(m["games"]["count"] for m in shards)
+    name = f"{args.run}-{len(shards):03d}"
+    shard = store / f"{name}.apack"
+    command = [args.engine, "pack", args.agame, str(shard), "--skip", str(skip)]
+    if args.games:
+        command += ["--games", str(args.games)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        sys.exit(f"store.py: {' '.join(command)} failed")
+    match = SUMMARY.search(done.stderr)
+    if not match:
+        sys.exit(f"store.py: unexpected output of arbiter pack: {done.stderr.strip()}")
+    games, first, plies, kept, size = (int(x) for x in match.groups())
+    manifest = {
+        "file": shard.name,
+        "run": args.run,
+        **fields,
+        "seed": seed_of(fields["command"]),
+        "games": {"first": first, "count": games},
+        "plies": plies,
+        "kept_positions": kept,
+        "bytes": size,
+        "bytes_per_kept_position": round(size / max(kept, 1), 3),
+        "sha256": sha256(shard),
+        "date": datetime.date.today().isoformat(),
+    }
+    (store / f"{name}.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"{shard.name}: games {first}-{first + games - 1}, {plies} plies, {kept} kept positions, "
+          f"{size} bytes ({manifest['bytes_per_kept_position']} a kept position)")
+    return 0
+
+
+def verify(args) -> int:
+    store = pathlib.Path(args.store)
+    problems, totals = [], {"shards": 0, "games": 0, "plies": 0, "kept": 0, "bytes": 0}
+    runs = {}
+    for m in manifests(store):
+        shard = store / m["file"]
+        if not shard.exists():
+            problems.append(f"{m['file']}: missing")
+            continue
+        if sha256(shard) != m["sha256"]:
+            problems.append(f"{m['file']}: sha256 differs from its manifest")
+        if shard.stat().st_size != m["bytes"]:
+            problems.append(f"{m['file']}: {shard.stat().st_size} bytes, the manifest says {m['bytes']}")
+        expected_first = runs.get(m["run"], 0)
+        if m["games"]["first"] != expected_first:
+            problems.append(f"{m['file']}: starts at game {m['games']['first']}, the run's shards end at {expected_first}")
+        runs[m["run"]] = m["games"]["first"] + m["games"]["count"]
+        if args.deep:
+            out = store / (m["file"] + ".check.agame")
+            done = subprocess.run([args.engine, "unpack", str(shard), str(out)], capture_output=True, text=True)
+            out.unlink(missing_ok=True)
+            if done.returncode != 0 or f"games {m['games']['count']}" not in done.stderr:
+                problems.append(f"{m['file']}: unpack: {done.stderr.strip()}")
+        totals["shards"] += 1
+        totals["games"] += m["games"]["count"]
+        totals["plies"] += m["plies"]
+        totals["kept"] += m["kept_positions"]
+        totals["bytes"] += m["bytes"]
+    orphans = {p.name for p in store.glob("*.apack")} - {m["file"] for m in manifests(store)}
+    problems += [f"{name}: no manifest" for name in sorted(orphans)]
+    if totals["bytes"] > BUDGET_BYTES:
+        problems.append(f"the store holds {totals['bytes']} bytes, over the budget of {BUDGET_BYTES}")
+    print(f"{totals['shards']} shards of {len(runs)} runs: {totals['games']} games, {totals['plies']} plies, "
+          f"{totals['kept']} kept positions, {totals['bytes']} bytes "
+          f"({totals['bytes'] / max(totals['kept'], 1):.3f} a kept position; "
+          f"{100 * totals['bytes'] / BUDGET_BYTES:.1f}% of the budget)")
+    for problem in problems:
+        print(f"problem: {problem}")
+    return 1 if problems else 0
+
+
+def pool(args) -> int:
+    store = pathlib.Path(args.store)
+    shards = [str(store / m["file"]) for m in manifests(store)]
+    if args.generation:
+        shards = [str(store / m["file"]) for m in manifests(store) if m["generation"] in args.generation]
+    if not shards:
+        sys.exit("store.py: no shards to pool")
+    return subprocess.run([args.engine, "convert", *shards, args.output]).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", default=str(STORE), help="the store's folder (default: nets/data)")
+    parser.add_argument("--engine", default=str(ROOT / "build" / "arbiter"), help="the arbiter binary")
+    sub = parser.add_subparsers(dest="action", required=True)
+    a = sub.add_parser("add", help="pack a run's new complete games into its next shard")
+    a.add_argument("agame")
+    a.add_argument("--run", required=True, help="the run's name: the shards' common prefix")
+    a.add_argument("--games", type=int, help="at most this many games (default: all complete ones)")
+    for f in RUN_FIELDS:
+        a.add_argument("--" + f.replace("_", "-"), dest=f, help="(default: the run's previous shard's)")
+    v = sub.add_parser("verify", help="check every shard against its manifest and the budget")
+    v.add_argument("--deep", action="store_true", help="also unpack every shard")
+    p = sub.add_parser("pool", help="convert every shard into one .abin file")
+    p.add_argument("output")
+    p.add_argument("--generation", nargs="*", help="only these generations")
+    args = parser.parse_args()
+    if not os.path.exists(args.engine):
+        sys.exit(f"store.py: no engine at {args.engine} (build it, or give --engine)")
+    return {"add": add, "verify": verify, "pool": pool}[args.action](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
