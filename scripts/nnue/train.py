@@ -319,6 +319,22 @@ def start_from_net(model: PerspectiveNet, net: netfile.QuantNet) -> None:
 # ----------------------------------------------------------------------------- data
 
 
+# search/tunables.h: eval_scale_base, eval_scale_per_unit (tests/scripts/nnue_train_test.py
+# checks these against the header).
+EVAL_SCALE_BASE, EVAL_SCALE_PER_UNIT = 800, 4
+
+
+def engine_scale(stm_features: np.ndarray, halfmove: np.ndarray) -> np.ndarray:
+    """The factor by which the engine scales the net's output (search.cpp,
+    Worker::evaluate): (base + per_unit * material) / 1024 * (200 - min(halfmove, 100)) / 200,
+    material counting 3 per knight or bishop, 5 per rook and 9 per queen of both sides."""
+    piece_type = (stm_features.astype(np.int32) % 384) // 64
+    values = np.array([0, 3, 3, 5, 9, 0, 0], dtype=np.int32)
+    material = np.where(stm_features == PAD, 0, values[np.minimum(piece_type, 6)]).sum(axis=1)
+    clock = np.minimum(np.asarray(halfmove, dtype=np.float64), 100)
+    return (EVAL_SCALE_BASE + EVAL_SCALE_PER_UNIT * material) / 1024 * (200 - clock) / 200
+
+
 class Dataset:
     """Decoded positions in compact arrays (67 bytes per position)."""
 
@@ -331,7 +347,11 @@ class Dataset:
         return len(self.score)
 
     @staticmethod
-    def load(paths, max_positions=None, chunk=1 << 20, log=print) -> "Dataset":
+    def load(paths, max_positions=None, chunk=1 << 20, log=print, unscale=False, min_ply=0) -> "Dataset":
+        """The first `max_positions` records of `paths`, without those before game ply
+        `min_ply` (2 * (fullmove - 1) + side to move); with `unscale` each score divided
+        by the scale the engine applied to the evaluations of the search that made it
+        (engine_scale())."""
         rs = abin.RecordSet(paths)
         n = len(rs) if max_positions is None else min(len(rs), max_positions)
         feats = np.empty((n, abin.MAX_PIECES), dtype=np.int16)
@@ -340,15 +360,21 @@ class Dataset:
         t0 = time.time()
         pos = 0
         for records in rs.chunks(chunk, n):
+            if min_ply:
+                ply = 2 * (records["fullmove"].astype(np.int64) - 1) + records["stm"]
+                records = records[ply >= min_ply]
             d = abin.decode(records)
             m = len(d)
             feats[pos : pos + m] = d.stm_features
-            score[pos : pos + m] = np.clip(d.score_stm, -32767, 32767)
+            stm_score = d.score_stm / engine_scale(d.stm_features, records["halfmove"]) if unscale else d.score_stm
+            score[pos : pos + m] = np.clip(np.rint(stm_score), -32767, 32767)
             result2[pos : pos + m] = (d.result_stm * 2).astype(np.uint8)
             pos += m
         dt = time.time() - t0
-        log(f"loaded {n} positions from {len(rs.paths)} file(s) in {dt:.1f}s ({n / max(dt, 1e-9) / 1e6:.2f} M positions/s decoding)")
-        return Dataset(feats, score, result2)
+        dropped = f", {n - pos} before ply {min_ply} left out" if min_ply else ""
+        log(f"loaded {pos} positions from {len(rs.paths)} file(s){dropped}{', scores unscaled' if unscale else ''} "
+            f"in {dt:.1f}s ({n / max(dt, 1e-9) / 1e6:.2f} M positions/s decoding)")
+        return Dataset(feats[:pos], score[:pos], result2[:pos])
 
     def check_kings(self, chunk: int = 1 << 20) -> None:
         """King buckets need one king of each colour in every position: checked once here,
@@ -553,6 +579,14 @@ def lr_factor(step: int, total_steps: int, steps_per_epoch: int, args) -> float:
     return args.min_lr_factor + (1.0 - args.min_lr_factor) * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
+def lambda_at(step: int, total_steps: int, args) -> float:
+    """The score's weight in the target at this step: --lambda, moving linearly to
+    --lambda-end over the run when that is given."""
+    if args.lam_end is None:
+        return args.lam
+    return args.lam + (args.lam_end - args.lam) * min(1.0, step / max(1, total_steps))
+
+
 def evaluate_loss(model, source: BatchSource, ids: np.ndarray, args) -> float:
     if len(ids) == 0:
         return float("nan")
@@ -561,7 +595,7 @@ def evaluate_loss(model, source: BatchSource, ids: np.ndarray, args) -> float:
         for batch in source.batches(ids, args.batch_size, train=False, drop_last=False):
             y = model(batch)
             n = y.shape[0]
-            total += float(loss_fn(y, batch, args.lam, args.power)) * n
+            total += float(loss_fn(y, batch, getattr(args, "val_lam", args.lam), args.power)) * n
             count += n
     return total / count
 
@@ -668,6 +702,14 @@ def parse_args(argv=None):
     ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
     ap.add_argument("--wd", type=float, default=1e-4, help="AdamW weight decay (weights only, not biases)")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.75, help="weight of the score in the target (rest: game result)")
+    ap.add_argument("--lambda-end", dest="lam_end", type=float, default=None,
+                    help="lambda at the end of the run, reached linearly from --lambda (default: --lambda throughout); "
+                         "the validation loss uses this one")
+    ap.add_argument("--unscale", action="store_true",
+                    help="divide each stored score by the scale the engine applied to its search's evaluations "
+                         "(material and the fifty-move counter; engine_scale())")
+    ap.add_argument("--min-ply", type=int, default=0,
+                    help="leave out positions before this game ply (2 * (fullmove - 1) + side to move)")
     ap.add_argument("--power", type=float, default=2.0, help="loss exponent p in |sigmoid(y) - target|^p (e.g. 2.5)")
     ap.add_argument("--lr-schedule", choices=["cosine", "step", "constant"], default="cosine")
     ap.add_argument("--warmup-steps", type=int, default=-1, help="linear warm-up steps (-1: 2%% of all steps, at most 1000)")
@@ -707,6 +749,11 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.power <= 0 or not 0 <= args.lam <= 1 or not 0 <= args.val_fraction < 1 or args.batch_size < 1:
         ap.error("bad --power / --lambda / --val-fraction / --batch-size")
+    if args.lam_end is not None and not 0 <= args.lam_end <= 1:
+        ap.error("bad --lambda-end")
+    if args.min_ply < 0:
+        ap.error("bad --min-ply")
+    args.val_lam = args.lam if args.lam_end is None else args.lam_end
     kb = args.king_buckets
     if kb not in (1, netfile.KING_BUCKETS):
         ap.error(f"--king-buckets {kb}: the format has 1 (no king buckets) or {netfile.KING_BUCKETS} "
@@ -781,7 +828,7 @@ def train(args) -> int:
         return 1
     print(f"torch {torch.__version__}, device {device}, threads {torch.get_num_threads()}")
 
-    data = Dataset.load(args.data, args.max_positions)
+    data = Dataset.load(args.data, args.max_positions, unscale=args.unscale, min_ply=args.min_ply)
     n = len(data)
     if n == 0:
         print("error: no positions", file=sys.stderr)
@@ -877,7 +924,7 @@ def train(args) -> int:
             for g in optimizer.param_groups:
                 g["lr"] = args.lr * lr_factor(step, total_steps, steps_per_epoch, args)
             y = model(batch)
-            loss = loss_fn(y, batch, args.lam, args.power)
+            loss = loss_fn(y, batch, lambda_at(step, total_steps, args), args.power)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -907,7 +954,7 @@ def train(args) -> int:
                                                   hidden=args.hidden, buckets=args.buckets, king_buckets=args.king_buckets))
         if args.plot:
             plot_history(args.plot, history, f"Arbiter NNUE {netfile.describe(model.arch, args.hidden)}\n"
-                                             f"lambda {args.lam}, {args.lr_schedule} schedule, peak lr {args.lr}, batch {args.batch_size}")
+                                             f"lambda {args.lam}{f' to {args.lam_end}' if args.lam_end is not None else ''}, {args.lr_schedule} schedule, peak lr {args.lr}, batch {args.batch_size}")
 
     # ------------------------------------------------------------------ output
     model = model.cpu()
@@ -926,7 +973,10 @@ def train(args) -> int:
     print(f"positions:      {n} (train {len(train_ids)}, validation {n_val}: {args.val_split})")
     print(f"epochs:         {len(history)} of {args.epochs} (this run: {end_epoch - start_epoch}), batch {args.batch_size}")
     print(f"optimiser:      AdamW lr {args.lr} wd {args.wd}, {args.lr_schedule} schedule, warm-up {args.warmup_steps} steps")
-    print(f"loss:           |sigmoid(y) - target|^{args.power}, lambda {args.lam}, qat {args.qat}, mirror {args.mirror}")
+    lam = f"{args.lam} to {args.lam_end}" if args.lam_end is not None else f"{args.lam}"
+    print(f"loss:           |sigmoid(y) - target|^{args.power}, lambda {lam}, qat {args.qat}, mirror {args.mirror}")
+    print(f"labels:         {'scores unscaled' if args.unscale else 'scores as stored'}"
+          f"{f', positions from ply {args.min_ply}' if args.min_ply else ''}")
     if history:
         print(f"final loss:     train {history[-1]['train_loss']:.6f}, validation {history[-1]['val_loss']:.6f}")
     if trained_positions:

@@ -415,6 +415,64 @@ class InitFromTest(unittest.TestCase):
         self.assertIn("--init-from with --resume", err.getvalue())
 
 
+class LabelsTest(unittest.TestCase):
+    """The label options of train.py: --unscale undoes the engine's evaluation scale,
+    --min-ply leaves out the first plies of games, --lambda-end moves the target's
+    weight from scores to results over the run."""
+
+    def test_engine_scale_is_the_engines(self):
+        header = (ROOT / "src" / "search" / "tunables.h").read_text()
+        for name, value in (("eval_scale_base", train.EVAL_SCALE_BASE), ("eval_scale_per_unit", train.EVAL_SCALE_PER_UNIT)):
+            with self.subTest(name=name):
+                self.assertRegex(header, rf"X\({name},\s*{value},")
+
+    def test_unscale_and_min_ply(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        path = pathlib.Path(tmp.name) / "few.abin"
+        # White to move: KRvK (material 5) at halfmove 40, then the start position
+        # (material 62) at ply 0 and ply 30 (fullmove 16, White), Black to move at ply 31.
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        records = [abin.record_from_fen("8/8/8/4k3/8/8/3RK3/8 w - - 40 60", score_white=300),
+                   abin.record_from_fen(start, score_white=-100, fullmove=1),
+                   abin.record_from_fen(start, score_white=50, fullmove=16),
+                   abin.record_from_fen(start.replace(" w ", " b "), score_white=50, fullmove=16)]
+        path.write_bytes(b"".join(records))
+        quiet = lambda *a, **k: None  # noqa: E731
+        plain = train.Dataset.load([str(path)], log=quiet)
+        self.assertEqual(plain.score.tolist(), [300, -100, 50, -50])
+        unscaled = train.Dataset.load([str(path)], log=quiet, unscale=True)
+        rook = (800 + 4 * 5) / 1024 * (200 - 40) / 200
+        opening = (800 + 4 * 62) / 1024
+        self.assertEqual(unscaled.score.tolist(), [round(300 / rook), round(-100 / opening), round(50 / opening),
+                                                   round(-50 / opening)])
+        late = train.Dataset.load([str(path)], log=quiet, min_ply=30)
+        self.assertEqual(late.score.tolist(), [300, 50, -50])
+        self.assertEqual(len(train.Dataset.load([str(path)], log=quiet, min_ply=31)), 2)
+
+    def test_a_run_with_the_label_options(self):
+        tmp, directory, data = synthetic_data()
+        self.addCleanup(tmp.cleanup)
+        out = subprocess.run([sys.executable, str(NNUE / "train.py"), "--data", str(data), "--epochs", "1",
+                              "--batch-size", "1024", "--threads", "1", "--quiet", "--hidden", "128", "--buckets", "1",
+                              "--lambda", "1.0", "--lambda-end", "0.6", "--unscale", "--min-ply", "1",
+                              "--out", str(directory / "labels.anet")], capture_output=True, text=True, timeout=600)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("lambda 1.0 to 0.6", out.stdout)
+        self.assertIn("labels:         scores unscaled, positions from ply 1", out.stdout)
+        self.assertTrue((directory / "labels.anet").exists())
+        bad = subprocess.run([sys.executable, str(NNUE / "train.py"), "--data", str(data), "--lambda-end", "2"],
+                             capture_output=True, text=True, timeout=600)
+        self.assertNotEqual(bad.returncode, 0)
+
+    def test_lambda_schedule(self):
+        import types
+        constant = types.SimpleNamespace(lam=0.9, lam_end=None)
+        scheduled = types.SimpleNamespace(lam=1.0, lam_end=0.5)
+        self.assertEqual([train.lambda_at(s, 100, constant) for s in (0, 50, 100)], [0.9, 0.9, 0.9])
+        self.assertEqual([train.lambda_at(s, 100, scheduled) for s in (0, 50, 100, 150)], [1.0, 0.75, 0.5, 0.5])
+
+
 class NetLossTest(unittest.TestCase):
     """net_loss.py: a net's loss on a data set, against the loss computed position by
     position from netfile's integer evaluation."""
