@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bench signature check (STYLE.md principle 12): `arbiter bench` must print the
+# The bench signature check (src/README.md, principle 12): `arbiter bench` must print the
 # node count named by the newest `Bench: N` line in the git log, and must print it
 # every time: two command-line runs and two UCI `bench` runs around a `ucinewgame`
 # all give the same count.

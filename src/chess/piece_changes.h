@@ -1,7 +1,7 @@
 #pragma once
 // What a move changes on the board, as pieces lifted and pieces placed. The NNUE
 // accumulator consumes this to update incrementally; the rules core computes it and
-// knows nothing of who uses it (STYLE principle 3).
+// knows nothing of who uses it (src/README.md, principle 3).
 //
 // At most two pieces leave and two arrive: a capture lifts the mover and the victim
 // and places the mover; a promotion places the new piece instead of the pawn; en

@@ -121,7 +121,7 @@ private:
 };
 
 // Pushes in the constructor and pops in the destructor, so no early return in search
-// leaves a stale entry behind (STYLE principle 2).
+// leaves a stale entry behind (src/README.md, principle 2).
 class [[nodiscard]] AccumulatorGuard {
 public:
     struct NullMove {};
