@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One net generation, from self-play to a trained and measured network; every step
-resumes, so the same command, run again after an interruption (Ctrl-C, a reboot, the
-end of a working session), goes on where it stopped.
+resumes, so the same command, run again after an interruption (Ctrl-C, `kill`, a
+reboot), goes on where it stopped.
 
   1. datagen  self-play games (`arbiter datagen --format agame`) into DIR/NAME.agame until
               they hold enough plies for --positions training positions;

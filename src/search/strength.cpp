@@ -16,20 +16,21 @@ struct Anchor {
     int max_loss;
 };
 
-// Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (README, "Playing at a
-// chosen strength"). Increasing in Elo; the first and last bound the option's range.
-// The node budgets follow the search: search batches 2 and 3 made a node worth more
-// (at the old budgets +158 at 1500, +143 at 2000), so 1500 went from 4,000 to 1,650
-// nodes and 2000 from 70,000 to 50,000, each set by matches against the old level
-// (1320's budget scaled with 1500's). Batch 5 was checked the same way (1500 +26 and
-// 2000 -9 against the levels before it, both within their error): budgets kept.
-// Stop 40 (three nets and the check pruning later) measured each level against
-// af36550's, the calibrated build: 1500 -66.8 (the check pruning of e6c8b10 costs
-// much at the level's shallow depth), 2000 +100.0, so 1500 went to 2,200 nodes (+1.7 against
-// af36550's), 2000 to 37,000 (+22.6), 1320 with 1500 (440). Stop 42 (gen4e-r4 and a
-// search batch later): 1500 -31.4, 2000 +22.6 against af36550's, within their error:
-// budgets kept. Stop 44 (gen4h-r7): 1500 +26.1, 2000 +29.6, the same: budgets kept;
-// directly against Stockfish (stops 44-45, 100 games each) 1500 -59.6, 2000 +41.9.
+// Calibrated against Stockfish 15.1 at equal UCI_Elo, 10+0.1 (src/search/README.md,
+// "Strength levels", has every measurement). Increasing in Elo; the first and last
+// bound the option's range. The node budgets follow the search: search batches 2 and 3
+// made a node worth more (at the old budgets +158 at 1500, +143 at 2000), so af36550
+// moved 1500 from 4,000 to 1,650 nodes and 2000 from 70,000 to 50,000, each set by
+// matches against the old level (1320's budget scaled with 1500's). Batch 5 (65dbafd)
+// was checked the same way (1500 +26 and 2000 -9 against the levels before it, both
+// within their error): budgets kept. With gen4d-r3 and the check pruning of e6c8b10
+// (2026-11-28) each level was measured against af36550's, the calibrated build: 1500
+// -66.8 (the check pruning costs much at the level's shallow depth), 2000 +100.0, so
+// e773a4f moved 1500 to 2,200 nodes (+1.7 against af36550's), 2000 to 37,000 (+22.6),
+// 1320 with 1500 (440). With gen4e-r4 and the 62a3b8e search: 1500 -31.4, 2000 +22.6
+// against af36550's, within their error: budgets kept. With gen4h-r7 (36176ed): 1500
+// +26.1, 2000 +29.6, the same: budgets kept; directly against Stockfish (100 games
+// each) 1500 -59.6, 2000 +41.9.
 // 2500 is nearly full strength (a node budget that rarely binds at 10+0.1, two lines
 // within 10 cp for variety): -63.2 against Stockfish's 2500 with batch 3, +52.5 with
 // gen4h-r7. 2800 on is full strength: -24.4 against Stockfish's 2800 with gen4h-r7.

@@ -10,8 +10,9 @@
 //   - a thinking time of about half the normal soft limit, so it neither answers at
 //     once nor sits on the clock.
 // The anchor levels are calibrated by games against Stockfish 15.1's UCI_Elo
-// (README, "Playing strength"); levels between anchors interpolate (log-linear for
-// the node budget, linear for the rest). Pure functions: tests need no search.
+// (src/search/README.md, "Strength levels"); levels between anchors interpolate
+// (log-linear for the node budget, linear for the rest). Pure functions: tests need no
+// search.
 
 #include <cstdint>
 #include <span>

@@ -251,7 +251,8 @@ def pgn_game(round_tag, white, black, result, fen="8/8/8/8/8/4k3/8/4K2Q w - - 0 
 
 class PentanomialTest(unittest.TestCase):
     def test_agrees_with_fastchess(self):
-        # fastchess' reports (model logistic, [0, 10]) of matches of stops 43 and 44:
+        # fastchess' reports (model logistic, [0, 10]) of the SPRTs of gen4g-r6 and gen4h-r7
+        # against gen4e-r4 (2026-11-28):
         # pentanomial counts, Elo, its 95% margin and the LLR, each to the digits printed.
         for pairs, elo, margin, llr in (([120, 271, 419, 318, 122], 7.09, 10.75, 0.69),
                                         ([118, 269, 416, 315, 122], 7.57, 10.79, 0.85),

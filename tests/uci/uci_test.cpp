@@ -1,5 +1,5 @@
 // The UCI session driven line by line, its output captured in a string stream: the
-// command surface of issue 2 (uci, isready, setoption, position, go perft, d, quit)
+// basic command surface (uci, isready, setoption, position, go perft, d, quit)
 // and how it answers bad input.
 
 #include <catch2/catch.hpp>
