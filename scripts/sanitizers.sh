@@ -4,7 +4,7 @@
 #      build-asan/, any report fails the test that triggered it;
 #   2. ThreadSanitizer: the engine alone in build-tsan/, driven by
 #      tests/uci/threaded_search_test.py (Threads 2; stop, isready, setoption Hash,
-#      ucinewgame arriving during searches) and by scripts/uci_stress.py (random
+#      ucinewgame arriving during searches) and by tests/uci/stress/uci_stress.py (random
 #      interleavings). A data race ends the run with a report.
 # Optimised (-O1) with assertions on and debug information, so reports have lines.
 # usage: scripts/sanitizers.sh [asan|tsan]...   (default: both)
@@ -38,8 +38,8 @@ run_tsan() {
         python3 tests/uci/threaded_search_test.py build-tsan/arbiter 8
     # The random stress test too, its legality oracle the release build (same source).
     arbiter_build arbiter
-    TSAN_OPTIONS=halt_on_error=1 python3 scripts/uci_stress.py --engine build-tsan/arbiter --oracle build/arbiter \
-        --commands 1500 --seed 1 --ready-ms 1000 --max-rss-mb 4000
+    TSAN_OPTIONS=halt_on_error=1 python3 tests/uci/stress/uci_stress.py --engine build-tsan/arbiter \
+        --oracle build/arbiter --commands 1500 --seed 1 --ready-ms 1000 --max-rss-mb 4000
 }
 
 targets=("$@")
