@@ -6,7 +6,8 @@
 # Debian 12 packages: cmake, g++, make, libfmt-dev, liblzma-dev, catch2 (Catch2 v2), python3,
 # python3-numpy (the net-file test of scripts/nnue); test.sh adds the packages only
 # tests need through ARBITER_TEST_PACKAGES (python3-torch for the trainer's
-# end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`).
+# end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`,
+# polyglot for the xboard test).
 # As root the missing ones are installed with apt-get; otherwise the exact command
 # to run is printed and the script stops.
 
