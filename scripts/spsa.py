@@ -4,7 +4,8 @@
 usage:
   scripts/spsa.py --engine TUNING_BUILD --iterations N [--pairs 1] [--tc 5+0.05 | --nodes N]
                   [--params NAME,NAME,...] [--state spsa.json] [--book FILE] [--seed S]
-                  [--concurrency 2] [--pgn FILE]
+                  [--concurrency 2] [--pgn FILE] [--plot FILE.png]
+  scripts/spsa.py --state spsa.json --plot FILE.png      (the plot of a run so far; plays nothing)
 
 The engine must be a tuning build (`cmake -DARBITER_TUNE=ON`): there every parameter of
 src/search/tunables.h is a UCI spin option, and `arbiter spsa` lists them as
@@ -23,7 +24,10 @@ points of `plus` minus the points of `minus` over those games, every parameter m
 and is kept in [min, max]. gamma = 0.101 and alpha = 0.602 are Spall's recommended
 values. theta is kept as a real number; the engine gets it rounded.
 
-State: after every iteration theta, k and the game totals are written to --state (JSON).
+State: after every iteration theta, k and the game totals are written to --state (JSON),
+and every TRAJECTORY_EVERY iterations theta joins the run's trajectory, which --plot
+draws (matplotlib): each parameter's value against the iteration, as a share of its
+range, one panel per group of parameters, with the defaults dashed.
 The same command continues an interrupted run; a state made for another parameter
 list, iteration count or seed is refused. At the end (and on Ctrl-C) the current
 values are printed as `name value default` lines, ready for tunables.h.
@@ -48,6 +52,10 @@ import tempfile
 
 GAMMA = 0.101
 ALPHA = 0.602
+TRAJECTORY_EVERY = 10  # iterations between the points of the saved trajectory
+
+sys.path.insert(0, str(pathlib.Path(__file__).with_name("nnue")))
+import system_python  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("match_script", pathlib.Path(__file__).with_name("match.py"))
 match = importlib.util.module_from_spec(_spec)
@@ -166,8 +174,8 @@ def engine_parameters(engine: str) -> list[Param]:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engine", required=True, help="a tuning build of arbiter")
-    parser.add_argument("--iterations", type=int, required=True)
+    parser.add_argument("--engine", help="a tuning build of arbiter")
+    parser.add_argument("--iterations", type=int)
     parser.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--tc", default="5+0.05")
@@ -178,7 +186,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--pgn", type=pathlib.Path, help="append every game here")
+    parser.add_argument("--plot", type=pathlib.Path, help="draw the parameters' trajectories to this PNG")
     args = parser.parse_args(argv)
+    if args.engine is None and args.iterations is None:
+        if not args.plot:
+            parser.error("--engine and --iterations, or --plot alone (to draw a run's state)")
+        return args
+    if args.engine is None or args.iterations is None:
+        parser.error("--engine and --iterations go together")
     if args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or (args.nodes is not None and args.nodes < 1):
         parser.error("--iterations, --pairs, --concurrency and --nodes must be positive")
     if not args.nodes and not match.TC_FORMAT.match(args.tc):
@@ -186,8 +201,45 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def plot_trajectory(state: dict, bounds: dict, path: pathlib.Path) -> None:
+    """Each parameter's value over the run, as a share of its range ([min, max] to
+    [0, 1]), in panels of up to eight parameters; `bounds` maps a name to (default,
+    min, max)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = state["params"]
+    points = state.get("trajectory", [])
+    ks = [point[0] for point in points]
+    panels = [names[i:i + 8] for i in range(0, len(names), 8)] or [[]]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 3.2 * len(panels)), squeeze=False)
+    for axis, panel in zip(axes[:, 0], panels):
+        for name in panel:
+            default, low, high = bounds[name]
+            span = max(high - low, 1)
+            index = names.index(name)
+            line, = axis.plot(ks, [(point[1 + index] - low) / span for point in points], label=name, linewidth=1)
+            axis.axhline((default - low) / span, color=line.get_color(), linestyle="--", linewidth=0.6)
+        axis.set_ylim(0, 1)
+        axis.set_ylabel("share of range")
+        axis.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        axis.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("iteration")
+    games = state["wins"] + state["draws"] + state["losses"]
+    fig.suptitle(f"SPSA: {state['k']} of {state['iterations']} iterations, {games} games (defaults dashed)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    if args.engine is None:
+        system_python.require("matplotlib")  # re-runs under Debian's Python when this one lacks it
+        state = json.loads(args.state.read_text())
+        plot_trajectory(state, {name: tuple(b) for name, b in state["bounds"].items()}, args.plot)
+        return 0
     try:
         args.engine = match.resolve_engine(args.engine)
         args.fastchess = match.choose_tool("fastchess", ["uci", "uci"])[1]
@@ -214,7 +266,8 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
     names = [p.name for p in params]
     state = {"params": names, "iterations": args.iterations, "pairs": args.pairs, "seed": args.seed,
              "k": 0, "theta": {p.name: p.theta for p in params}, "wins": 0, "draws": 0, "losses": 0,
-             "problems": 0}
+             "problems": 0, "bounds": {p.name: [p.default, p.low, p.high] for p in params},
+             "trajectory": [[0] + [p.theta for p in params]]}
     if args.state.exists():
         previous = json.loads(args.state.read_text())
         for key in ("params", "iterations", "pairs", "seed"):
@@ -222,6 +275,8 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
                 raise match.UsageError(f"{args.state} belongs to another run ({key} differs); "
                                        "remove it or name another --state")
         state = previous
+        state.setdefault("bounds", {p.name: [p.default, p.low, p.high] for p in params})
+        state.setdefault("trajectory", [])
         for p in params:
             p.theta = float(state["theta"][p.name])
         print(f"resuming after iteration {state['k']} of {args.iterations}", flush=True)
@@ -241,12 +296,17 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
             state.update(k=k, theta={p.name: p.theta for p in params}, wins=state["wins"] + tally.wins,
                          draws=state["draws"] + tally.draws, losses=state["losses"] + tally.losses,
                          problems=state["problems"] + sum(tally.problem_count(kind) for kind in match.PROBLEM_KINDS))
+            if k % TRAJECTORY_EVERY == 0 or k == args.iterations:
+                state["trajectory"].append([k] + [round(p.theta, 3) for p in params])
             save_state(args.state, state)
             print(f"iteration {k}/{args.iterations}: plus {result:+g}; games {state['wins'] + state['draws'] + state['losses']}"
                   f" (plus W/D/L {state['wins']}/{state['draws']}/{state['losses']}, problems {state['problems']})",
                   flush=True)
     except KeyboardInterrupt:
         print("interrupted; the same command continues the run", file=sys.stderr)
+    if getattr(args, "plot", None):
+        # In a process of its own: this Python may lack matplotlib where Debian's has it.
+        subprocess.run([sys.executable, __file__, "--state", str(args.state), "--plot", str(args.plot)], check=False)
     print("name value default")
     for p in params:
         print(f"{p.name} {round(p.theta)} {p.default}")

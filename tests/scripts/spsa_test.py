@@ -7,6 +7,7 @@ import importlib.util
 import io
 import json
 import pathlib
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -132,6 +133,20 @@ class RunTest(unittest.TestCase):
         _, resumed, _ = self.run_spsa(state="resumed.json")
         self.assertEqual(calls, list(range(1, 201)))
         self.assertEqual(resumed, straight)
+
+    def test_the_trajectory_is_saved_and_plotted(self):
+        spsa.play_pairs, _ = fake_games(30)
+        _, theta, state = self.run_spsa(iterations=35)
+        saved = json.loads(state.read_text())
+        self.assertEqual([point[0] for point in saved["trajectory"]], [0, 10, 20, 30, 35])
+        self.assertEqual(saved["trajectory"][0][1], 10.0)
+        self.assertAlmostEqual(saved["trajectory"][-1][1], theta, places=3)
+        self.assertEqual(saved["bounds"], {"p": [10, 0, 50]})
+        png = pathlib.Path(self.dir.name) / "trajectory.png"
+        done = subprocess.run([sys.executable, str(SCRIPT), "--state", str(state), "--plot", str(png)],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
 
     def test_refuses_another_runs_state(self):
         spsa.play_pairs, _ = fake_games(30)
