@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
-# Long-run soak: Arbiter against itself, both with Threads 2, at a fast time control,
-# through scripts/match.py (fastchess or cutechess-cli on PATH). Passes only with zero
-# crashes, zero illegal moves, zero time forfeits and no protocol warnings (--strict).
-# Run it by hand on an otherwise idle machine (one game at a time: two threads each)
-# and report the figures; it is too long for CI.
+# The tournament-grade soak: every setting of scripts/soak.py's plan (both tournament
+# managers, four time controls, Threads 2, pondering, DFRC, Syzygy, strength levels,
+# MultiPV, small and large Hash, Move Overhead 0; Debian's stockfish, toga2, glaurung
+# and Arbiter itself), a progress line per chunk of games and a summary table of
+# forfeits, illegal moves, crashes and protocol warnings per setting. The same command
+# continues an interrupted soak. Hours of games: run it on an otherwise idle machine.
 #
-# usage: scripts/soak.sh [games (default 1000)] [tc (default 1+0.01)] [engine (default build/arbiter)]
+# usage: scripts/soak.sh [--engine build/arbiter] [--dir soak] [--only NAME,...] [--scale X] [--list]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-games=${1:-1000}
-tc=${2:-1+0.01}
-engine=${3:-build/arbiter}
-exec python3 scripts/match.py --engine "$engine" --engine-name arbiter-a --opponent "$engine" \
-    --opponent-name arbiter-b --engine-option Threads=2 --opponent-option Threads=2 \
-    --tc "$tc" --games "$games" --concurrency 1 --strict
+exec python3 scripts/soak.py "$@"
