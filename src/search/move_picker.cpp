@@ -2,6 +2,7 @@
 
 #include "eval/evaluate.h"
 #include "search/see.h"
+#include "search/tunable.h"
 
 namespace arbiter::search {
 
@@ -14,7 +15,9 @@ int threat_bonus(const Position& pos, Move m, const Threats& threats) {
     const bool from_attacked = danger & square_bb(m.from());
     const bool to_attacked = danger & square_bb(m.to());
     if (from_attacked == to_attacked) return 0;
-    const int value = type == Queen ? 16384 : type == Rook ? 12288 : 8192;
+    const int value = type == Queen ? tune::picker_threat_queen
+                      : type == Rook ? tune::picker_threat_rook
+                                     : tune::picker_threat_minor;
     return from_attacked ? value : -value;
 }
 
@@ -45,9 +48,10 @@ void MovePicker::score_noisy() {
     for (Scored& s : noisy_) {
         const Move m = s.move;
         const PieceType victim = captured_type(pos_, m);
-        int score = victim == NoPieceType ? 0 : eval::PieceValue[victim] * 8;
-        if (m.kind() == Move::Promotion) score += eval::PieceValue[m.promotion()] * 8;
-        s.score = score + history_.capture(pos_.piece_on(m.from()), m.to(), victim) / 8;
+        int score = victim == NoPieceType ? 0 : eval::PieceValue[victim] * tune::picker_mvv_mult;
+        if (m.kind() == Move::Promotion) score += eval::PieceValue[m.promotion()] * tune::picker_mvv_mult;
+        s.score = score + history_.capture(pos_.piece_on(m.from()), m.to(), victim) /
+                              tune::picker_capture_history_divisor;
     }
 }
 
@@ -97,11 +101,14 @@ Move MovePicker::next() {
             if (m == tt_move_) continue;
             // Underpromotions and losing captures wait until after the quiet moves. In
             // the main search a capture that has done well lately may lose a little
-            // material by SEE (capture history / 64, at most 256 cp) and still count
-            // as good; quiescence searches only captures that lose nothing.
+            // material by SEE (capture history / picker_good_capture_history_divisor, at
+            // most 256 cp by default) and still count as good; quiescence searches only
+            // captures that lose nothing.
             const bool under_promotion = m.kind() == Move::Promotion && m.promotion() != Queen;
-            const int threshold =
-                quiescence_ ? 0 : -history_.capture(pos_.piece_on(m.from()), m.to(), captured_type(pos_, m)) / 64;
+            const int threshold = quiescence_ ? 0
+                                              : -history_.capture(pos_.piece_on(m.from()), m.to(),
+                                                                  captured_type(pos_, m)) /
+                                                    tune::picker_good_capture_history_divisor;
             if (under_promotion || !see_ge(pos_, m, threshold)) {
                 bad_noisy_.push_back({m, 0});
                 continue;

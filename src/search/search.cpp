@@ -18,6 +18,23 @@ namespace arbiter::search {
 
 namespace {
 
+// The fifty-move rule's limit, in half-moves.
+constexpr int FiftyMoveHalfmoves = 100;
+// Thread 0 reads the clock every ClockCheckInterval of its nodes (reading it costs
+// more than a node); with several threads, each sums all node counters every
+// NodeSumInterval of its nodes for the node limit. Powers of two.
+constexpr uint64_t ClockCheckInterval = 1024;
+constexpr uint64_t NodeSumInterval = 256;
+// `currmove` lines are sent only in searches longer than this: in fast ones they
+// would flood the GUI with moves it has no time to show.
+constexpr int64_t CurrentMoveDelayMs = 3000;
+// Extensions stop at this multiple of the root depth in plies, so that checks
+// and singular moves cannot extend a line without end.
+constexpr int MaxExtendedPlyFactor = 2;
+// The reduction table covers depths and move numbers below this; larger ones
+// share its last row or column.
+constexpr int ReductionTableSize = 64;
+
 // Late move reduction: grows with the log of depth and of the move number.
 int computed_reduction(int depth, int moves) {
     return int(tune::lmr_base / 100.0 + std::log(depth) * std::log(moves) * 100.0 / tune::lmr_divisor);
@@ -26,13 +43,13 @@ int computed_reduction(int depth, int moves) {
 // A release build's parameters are constants: the reductions are tabled once. A
 // tuning build computes them per call, so that a tuner's settings take effect.
 int reduction(int depth, int moves) {
-    depth = std::clamp(depth, 1, 63);
-    moves = std::clamp(moves, 1, 63);
+    depth = std::clamp(depth, 1, ReductionTableSize - 1);
+    moves = std::clamp(moves, 1, ReductionTableSize - 1);
     if constexpr (TuningBuild) return computed_reduction(depth, moves);
     static const auto table = [] {
-        std::array<std::array<int8_t, 64>, 64> t{};
-        for (int d = 1; d < 64; ++d)
-            for (int m = 1; m < 64; ++m) t[d][m] = int8_t(computed_reduction(d, m));
+        std::array<std::array<int8_t, ReductionTableSize>, ReductionTableSize> t{};
+        for (int d = 1; d < ReductionTableSize; ++d)
+            for (int m = 1; m < ReductionTableSize; ++m) t[d][m] = int8_t(computed_reduction(d, m));
         return t;
     }();
     return table[depth][moves];
@@ -166,7 +183,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
 }
 
 bool Worker::is_draw(const Position& pos) const {
-    if (pos.halfmove_clock() >= 100) return !pos.in_check() || has_legal_move(pos);
+    if (pos.halfmove_clock() >= FiftyMoveHalfmoves) return !pos.in_check() || has_legal_move(pos);
     const size_t current = keys_.size() - 1;
     const size_t oldest = std::max(current - std::min<size_t>(pos.halfmove_clock(), current), null_move_floor_);
     return repeats_on_path(keys_, root_key_index_, oldest) || is_dead_position(pos);
@@ -179,11 +196,15 @@ Score Worker::evaluate(const Position& pos) {
     // An edge counts for less with little material left to convert it, and for less
     // as the fifty-move rule nears: the search then prefers lines that keep the game
     // winnable (captures, pawn moves) over shuffling at an equal score.
-    const int material = 3 * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) + 5 * popcount(pos.pieces(Rook)) +
-                         9 * popcount(pos.pieces(Queen));
+    constexpr int ScaleUnit = 1024;  // the material scale's fixed point
+    const int material_scale = tune::eval_scale_base +
+                               tune::eval_scale_minor * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) +
+                               tune::eval_scale_rook * popcount(pos.pieces(Rook)) +
+                               tune::eval_scale_queen * popcount(pos.pieces(Queen));
     const int64_t raw = accumulators_.evaluate(pos);
-    const int64_t scaled = raw * (tune::eval_scale_base + tune::eval_scale_per_unit * material) / 1024 *
-                           (200 - std::min(pos.halfmove_clock(), 100)) / 200;
+    const int64_t scaled = raw * material_scale / ScaleUnit *
+                           (tune::eval_fifty_span - std::min(pos.halfmove_clock(), FiftyMoveHalfmoves)) /
+                           tune::eval_fifty_span;
     return std::clamp(Score(scaled), -Limit, Limit);
 }
 
@@ -195,18 +216,19 @@ bool Worker::enter_node() {
     if (completed_depth_ == 0 && nodes() < FirstIterationNodes) return true;
     const SearchLimits& limits = shared_.limits;
     // The node limit is exact with one thread; with several, every thread sums all
-    // counters every 256 of its nodes (one descheduled thread cannot let the others
-    // run on past the limit).
+    // counters every NodeSumInterval of its nodes (one descheduled thread cannot let
+    // the others run on past the limit).
     if (limits.nodes) {
-        const uint64_t searched = shared_.threads == 1 ? nodes() : (nodes() & 255) == 0 ? shared_.total_nodes() : 0;
+        const uint64_t searched = shared_.threads == 1                        ? nodes()
+                                  : (nodes() & (NodeSumInterval - 1)) == 0 ? shared_.total_nodes()
+                                                                           : 0;
         if (searched >= limits.nodes) {
             shared_.stop = true;
             return false;
         }
     }
     if (id_ != 0) return true;
-    // Reading the clock costs more than a node: look every 1024 nodes.
-    if ((nodes() & 1023) == 0 && !shared_.pondering.load(std::memory_order_relaxed) &&
+    if ((nodes() & (ClockCheckInterval - 1)) == 0 && !shared_.pondering.load(std::memory_order_relaxed) &&
         shared_.budget.hard_ms != TimeBudget::Unlimited && shared_.elapsed_ms() >= shared_.budget.hard_ms) {
         shared_.stop = true;
         return false;
@@ -242,7 +264,7 @@ void Worker::iterative_deepening() {
 
     for (int depth = 1; depth <= max_depth; ++depth) {
         // Lazy SMP: helper threads skip some depths so that the threads spread out.
-        if (id_ != 0 && depth > 2 && (depth + id_) % 3 == 0) continue;
+        if (id_ != 0 && depth > tune::smp_skip_after_depth && (depth + id_) % tune::smp_skip_cycle == 0) continue;
         root_depth_ = depth;
         for (RootMove& rm : root_moves_) rm.previous_score = rm.score;
 
@@ -253,12 +275,13 @@ void Worker::iterative_deepening() {
                 ++pv_last_;
             for (size_t i = pv_index_; i < root_moves_.size(); ++i) root_moves_[i].score = -Infinite;
             seldepth_ = 0;
-            // Step 1: aspiration window around the previous score.
+            // Aspiration window around the previous score, widened after each fail.
             Score delta = tune::aspiration_delta;
             const Score guess = root_moves_[pv_index_].previous_score != -Infinite
                                     ? root_moves_[pv_index_].previous_score : previous;
-            Score alpha = depth >= 4 ? std::max(guess - delta, -Infinite) : -Infinite;
-            Score beta = depth >= 4 ? std::min(guess + delta, Infinite) : Infinite;
+            const bool aspiration = depth >= tune::aspiration_min_depth;
+            Score alpha = aspiration ? std::max(guess - delta, -Infinite) : -Infinite;
+            Score beta = aspiration ? std::min(guess + delta, Infinite) : Infinite;
             for (;;) {
                 const Score score = negamax<true>(root_, alpha, beta, depth, 0, false);
                 stable_sort_root_moves(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
@@ -271,7 +294,7 @@ void Worker::iterative_deepening() {
                 } else {
                     break;
                 }
-                delta += delta / 2 + 5;
+                delta += delta * tune::aspiration_growth / 100 + tune::aspiration_growth_add;
             }
             // Keep the lines found so far in score order (MultiPV).
             stable_sort_root_moves(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
@@ -304,11 +327,11 @@ bool Worker::limits_reached_after_iteration(int depth) {
     if (limits.soft_nodes && (shared_.total_nodes ? shared_.total_nodes() : nodes()) >= limits.soft_nodes) return true;
     if (shared_.pondering.load(std::memory_order_relaxed)) return false;
     // A single legal move needs no thought when the clock is running.
-    if (limits.has_clock() && root_moves_.size() == 1 && depth >= 4) return true;
+    if (limits.has_clock() && root_moves_.size() == 1 && depth >= tune::tm_single_reply_depth) return true;
     const TimeBudget& budget = shared_.budget;
     if (budget.soft_ms == TimeBudget::Unlimited) return false;
     int64_t soft = budget.soft_ms;
-    if (budget.scalable && depth >= 6) {
+    if (budget.scalable && depth >= tune::tm_scale_min_depth) {
         IterationSignals signals;
         signals.best_move_stability = best_move_stability_;
         signals.best_move_node_fraction = nodes() ? double(root_moves_[0].nodes) / double(nodes()) : 0.5;
@@ -398,7 +421,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     if (!PV && tt_hit && tt.depth >= depth && tt.score != NoScore &&
         (tt.bound == Bound::Exact || (tt.bound == Bound::Lower && tt.score >= beta) ||
          (tt.bound == Bound::Upper && tt.score <= alpha)) &&
-        pos.halfmove_clock() < 90) {
+        pos.halfmove_clock() < tune::tt_cutoff_halfmove_limit) {
         // A quiet hash move that beats beta here is rewarded as if it had cut off
         // in a search: the ordering of the siblings learns from the table too.
         if (tt.score >= beta && !tt_move.is_null() && !pos.is_noisy(tt_move) && is_legal(pos, tt_move))
@@ -478,8 +501,11 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // the reduction was right and the move is worth less still: a ply less.
     const int prior_reduction = prior_cost_known ? stack_[ply - 1].reduction : 0;
     if (prior_reduction > 0) {
-        if (prior_reduction >= 3 && prior_move_cost <= 0) ++depth;
-        else if (prior_reduction >= 2 && depth >= 2 && prior_move_cost > tune::hindsight_cost_margin) --depth;
+        if (prior_reduction >= tune::hindsight_deeper_reduction && prior_move_cost <= tune::hindsight_free_margin)
+            ++depth;
+        else if (prior_reduction >= tune::hindsight_shallower_reduction && depth >= 2 &&
+                 prior_move_cost > tune::hindsight_cost_margin)
+            --depth;
     }
     // The opponent's last quiet move is judged by what it did to the evaluation.
     if (prior_cost_known && stack_[ply - 1].quiet_move) {
@@ -510,10 +536,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // verified by a reduced search without null moves near its top, so that
         // zugzwang positions with pieces are not pruned away. Not against a mate or
         // tablebase bound: a reduced search cannot see the proof it would refute.
-        if (!root && depth >= 3 && !is_decisive(beta) && eval >= beta && ss.static_eval >= beta &&
+        if (!root && depth >= tune::nmp_min_depth && !is_decisive(beta) && eval >= beta && ss.static_eval >= beta &&
             !stack_[ply - 1].null_move && ply >= nmp_min_ply_ && has_non_pawn_material(pos, pos.side_to_move())) {
             const int r = tune::nmp_base_reduction + depth / tune::nmp_depth_divisor +
-                          std::min((eval - beta) / tune::nmp_eval_divisor, 3);
+                          std::min((eval - beta) / tune::nmp_eval_divisor, tune::nmp_eval_reduction_max);
             const Position child = pos.apply_null_move();
             ss.null_move = true;
             ss.quiet_move = false;
@@ -529,7 +555,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             if (score >= beta) {
                 if (is_decisive(score)) score = beta;
                 if (nmp_min_ply_ || depth < tune::nmp_verify_depth) return score;
-                nmp_min_ply_ = ply + 3 * (depth - r) / 4;
+                nmp_min_ply_ = ply + tune::nmp_verify_ply_share * (depth - r) / 16;
                 const Score verified = negamax<false>(pos, beta - 1, beta, depth - r, ply, false);
                 nmp_min_ply_ = 0;
                 if (verified >= beta) return score;
@@ -537,10 +563,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         }
 
         // Step 10. ProbCut: a capture that beats beta by a margin in a reduced search
-        // will very likely beat beta in the full one.
+        // will very likely beat beta in the full one. The node's result then has the
+        // depth of that search plus the capture's ply.
         const Score probcut_beta = beta + tune::probcut_margin;
+        const int probcut_search_depth = depth - tune::probcut_reduction;
         if (!root && depth >= tune::probcut_depth && !is_decisive(beta) &&
-            !(tt_hit && tt.depth >= depth - 3 && tt.score != NoScore && tt.score < probcut_beta)) {
+            !(tt_hit && tt.depth >= probcut_search_depth + 1 && tt.score != NoScore && tt.score < probcut_beta)) {
             MovePicker picker(pos, tt_move, history_);
             for (Move m = picker.next(); !m.is_null(); m = picker.next()) {
                 if (!see_ge(pos, m, probcut_beta - ss.static_eval)) continue;
@@ -554,11 +582,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     PathGuard guard(*this, pos, m, child.key());
                     score = -quiescence<false>(child, -probcut_beta, -probcut_beta + 1, ply + 1);
                     if (score >= probcut_beta)
-                        score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+                        score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, probcut_search_depth,
+                                                ply + 1, !cut_node);
                 }
                 if (stopping()) return 0;
                 if (score >= probcut_beta) {
-                    shared_.tt.store(pos.key(), ply, m, score, raw_eval, depth - 3, Bound::Lower, tt_pv);
+                    shared_.tt.store(pos.key(), ply, m, score, raw_eval, probcut_search_depth + 1, Bound::Lower, tt_pv);
                     return score;
                 }
             }
@@ -568,7 +597,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // Step 11. Internal iterative reduction: without a hash move, ordering is poor
     // and a shallower search is nearly as good (not in a singular-extension search,
     // which has no hash move because it skips the table, not for want of one).
-    if (depth >= 4 && tt_move.is_null() && (PV || cut_node) && !singular_search) --depth;
+    if (depth >= tune::iir_min_depth && tt_move.is_null() && (PV || cut_node) && !singular_search) --depth;
 
     // Step 12. The move loop.
     const Threats threats = threats_against_side_to_move(pos);
@@ -601,7 +630,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // (a pruned move wastes a fetch; one that comes late stalls the child's probe).
         shared_.tt.prefetch(pos.key_after(m));
         ++moves;
-        if (root && id_ == 0 && shared_.on_current_move && shared_.elapsed_ms() > 3000)
+        if (root && id_ == 0 && shared_.on_current_move && shared_.elapsed_ms() > CurrentMoveDelayMs)
             shared_.on_current_move(m, moves + int(pv_index_), depth);
 
         const ContinuationIndex current = continuation_index(pos.piece_on(m.from()), m.to());
@@ -610,14 +639,18 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
         // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
         if (!root && best > -TbWinInMaxPly) {
-            const bool late_move = depth <= 8 && moves > (tune::lmp_base + depth * depth) / (2 - improving);
+            const bool late_move =
+                depth <= tune::lmp_max_depth &&
+                moves > (tune::lmp_base + depth * depth) * (improving ? tune::lmp_improving : tune::lmp_not_improving) /
+                            100;
             if (gives_check) {
                 // A check is pruned only when it comes late among the quiet moves, or
                 // loses material by as much as a capture would need to, and never when it
                 // mates: counting the replies costs far less than the search it saves,
                 // and a mate in one must not be missed at any depth.
                 const bool prunable =
-                    (quiet && late_move) || (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth));
+                    (quiet && late_move) ||
+                    (depth <= tune::see_noisy_depth && !see_ge(pos, m, -tune::see_noisy_margin * depth));
                 if (prunable && has_legal_move(pos.apply(m))) continue;
             } else if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
@@ -637,16 +670,18 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                 }
                 // History pruning: a quiet move that has failed everywhere lately.
                 if (depth <= tune::history_prune_depth && history < -tune::history_prune_margin * depth) continue;
-                if (lmr_depth <= 7 && !see_ge(pos, m, -tune::see_quiet_margin * lmr_depth)) continue;
+                if (lmr_depth <= tune::see_quiet_depth && !see_ge(pos, m, -tune::see_quiet_margin * lmr_depth))
+                    continue;
             } else {
                 // Capture futility: even winning the captured piece (and what the capture
                 // history expects beyond it) leaves this node below alpha.
                 if (!in_check && depth <= tune::capture_futility_depth && m.kind() != Move::Promotion &&
                     eval + eval::PieceValue[captured_type(pos, m)] + tune::capture_futility_base +
-                            tune::capture_futility_per_depth * depth + history / 16 <=
+                            tune::capture_futility_per_depth * depth +
+                            history / tune::capture_futility_history_divisor <=
                         alpha)
                     continue;
-                if (depth <= 6 && !see_ge(pos, m, -tune::see_noisy_margin * depth)) continue;
+                if (depth <= tune::see_noisy_depth && !see_ge(pos, m, -tune::see_noisy_margin * depth)) continue;
             }
         }
 
@@ -656,8 +691,10 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         // node beats it anyway (multi-cut); if the hash move only looked good, search
         // it shallower.
         int extension = 0;
-        if (!root && m == tt_move && !singular_search && depth >= tune::singular_depth && tt.depth >= depth - 3 &&
-            tt.bound != Bound::Upper && tt.score != NoScore && !is_decisive(tt.score) && ply < 2 * root_depth_) {
+        const bool may_extend = ply < MaxExtendedPlyFactor * root_depth_;
+        if (!root && m == tt_move && !singular_search && depth >= tune::singular_depth &&
+            tt.depth >= depth - tune::singular_tt_depth_margin && tt.bound != Bound::Upper && tt.score != NoScore &&
+            !is_decisive(tt.score) && may_extend) {
             const Score singular_beta = tt.score - depth * tune::singular_beta_margin / 16;
             ss.excluded = m;
             const Score score = negamax<false>(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
@@ -675,7 +712,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             } else if (cut_node) {
                 extension = -1;
             }
-        } else if (gives_check && ply < 2 * root_depth_) {
+        } else if (gives_check && may_extend) {
             extension = 1;
         }
         stack_[ply + 1].double_extensions = ss.double_extensions + (extension >= 2);
@@ -695,12 +732,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         {
             PathGuard guard(*this, pos, m, child.key());
             // Step 15. Late move reductions, then principal variation search.
-            if (depth >= 3 && moves > 1 + int(root) && (quiet || picker.last_was_bad_noisy())) {
+            if (depth >= tune::lmr_min_depth && moves > 1 + int(root) && (quiet || picker.last_was_bad_noisy())) {
                 int r = reduction(depth, moves);
                 r -= PV;
                 r -= tt_pv && !PV;
                 r += !improving;
-                r += cut_node ? 2 : 0;
+                r += cut_node ? tune::lmr_cut_node : 0;
                 r -= gives_check;
                 r -= history / tune::lmr_history_divisor;
                 r += quiet && noisy_tt_move;

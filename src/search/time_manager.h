@@ -36,7 +36,8 @@ double soft_limit_scale(const IterationSignals& signals);
 
 // The number of moves a sudden-death clock is planned over at `game_ply` (plies
 // played since the game's first position, 0 at the start): one move gets
-// 1/horizon of the pool. Between 5 and 50.
+// 1/horizon of the pool. Between tm_horizon_min and tm_horizon_max (5 and 50 by
+// default, search/tunables.h).
 int64_t sudden_death_horizon(int game_ply, int share_base, int share_growth);
 
 // `overhead_ms` is the UCI option Move Overhead: time lost between the GUI and us,
