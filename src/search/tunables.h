@@ -24,7 +24,7 @@
     /* Late move reductions: base and divisor (hundredths) of the log-log table */         \
     X(lmr_base, 75, 0, 200, 10)                                                             \
     X(lmr_divisor, 225, 150, 400, 15)                                                       \
-    X(lmr_history_divisor, 8192, 2048, 32768, 512)                                          \
+    X(lmr_history_divisor, 8192, 4096, 16384, 600)                                          \
     /* LMR from this depth on; a node expected to fail high reduces this much more */      \
     X(lmr_min_depth, 3, 2, 6, 1)                                                            \
     X(lmr_cut_node, 2, 0, 4, 1)                                                             \
@@ -45,7 +45,7 @@
     X(nmp_min_depth, 3, 1, 6, 1)                                                            \
     X(nmp_base_reduction, 3, 2, 5, 1)                                                       \
     X(nmp_depth_divisor, 4, 2, 6, 1)                                                        \
-    X(nmp_eval_divisor, 200, 100, 400, 20)                                                  \
+    X(nmp_eval_divisor, 200, 100, 400, 15)                                                  \
     X(nmp_eval_reduction_max, 3, 1, 6, 1)                                                   \
     X(nmp_verify_depth, 12, 8, 20, 1)                                                       \
     X(nmp_verify_ply_share, 12, 6, 16, 1)                                                   \
@@ -83,7 +83,7 @@
     X(see_noisy_depth, 6, 3, 10, 1)                                                         \
     X(see_noisy_margin, 100, 40, 160, 8)                                                    \
     X(history_prune_depth, 4, 1, 8, 1)                                                      \
-    X(history_prune_margin, 3000, 500, 8000, 250)                                           \
+    X(history_prune_margin, 3000, 500, 8000, 375)                                           \
     /* Capture futility: victim + base + per_depth * depth + capture history / divisor */  \
     X(capture_futility_depth, 6, 3, 10, 1)                                                  \
     X(capture_futility_base, 180, 60, 400, 15)                                              \
@@ -99,21 +99,21 @@
     /* History bonus: mult * depth - offset, capped */                                     \
     X(history_bonus_mult, 170, 50, 400, 15)                                                 \
     X(history_bonus_offset, 60, 0, 300, 15)                                                 \
-    X(history_bonus_max, 1500, 600, 3000, 100)                                              \
+    X(history_bonus_max, 1500, 600, 3000, 120)                                              \
     /* The opponent's quiet move: mult / 8 times the eval change it made, capped       */ \
     X(eval_change_bonus_mult, 64, 0, 200, 8)                                                \
-    X(eval_change_bonus_max, 1200, 200, 3000, 100)                                          \
+    X(eval_change_bonus_max, 1200, 200, 3000, 140)                                          \
     /* Correction history weights (128 = the table's value counted once) */                \
-    X(corr_pawn_weight, 128, 0, 256, 8)                                                     \
-    X(corr_non_pawn_weight, 64, 0, 256, 8)                                                  \
-    X(corr_continuation_weight, 64, 0, 256, 8)                                              \
+    X(corr_pawn_weight, 128, 0, 256, 12)                                                    \
+    X(corr_non_pawn_weight, 64, 0, 256, 12)                                                 \
+    X(corr_continuation_weight, 64, 0, 256, 12)                                             \
     /* Quiescence delta and futility pruning */                                            \
     X(qs_delta_margin, 200, 50, 400, 20)                                                    \
     X(qs_futility_margin, 150, 50, 300, 15)                                                 \
     /* The net's eval scaled by (base + the weights of the knights, bishops (minor),    */ \
     /* rooks and queens on the board) / 1024 (1048 at the start), then by (fifty_span   */ \
     /* - half-move clock) / fifty_span: half of it at the fifty-move limit              */ \
-    X(eval_scale_base, 800, 600, 1024, 16)                                                  \
+    X(eval_scale_base, 800, 600, 1024, 20)                                                  \
     X(eval_scale_minor, 12, 0, 32, 2)                                                       \
     X(eval_scale_rook, 20, 0, 48, 3)                                                        \
     X(eval_scale_queen, 36, 0, 80, 4)                                                       \
@@ -133,7 +133,7 @@
     /* base + growth * sqrt(game ply) (250 + 12: 1/40 at ply 0, 1/25 from ply 144),     */ \
     /* planned over horizon_min to horizon_max moves (horizon_max also caps movestogo)  */ \
     X(tm_share_base, 250, 200, 800, 25)                                                     \
-    X(tm_share_growth, 12, 0, 60, 4)                                                        \
+    X(tm_share_growth, 12, 0, 60, 3)                                                        \
     X(tm_horizon_min, 5, 2, 15, 1)                                                          \
     X(tm_horizon_max, 50, 20, 80, 3)                                                        \
     /* Hard limit, in percent of the time left: last_move_hard on the last move before  */ \
