@@ -59,32 +59,6 @@ bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) != (pos.pieces(c, Pawn) | pos.pieces(c, King));
 }
 
-// Root moves in search order: by tablebase rank (all equal when the root is not
-// in the tables), then by score.
-bool better_root_move(const RootMove& a, const RootMove& b) {
-    return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.score > b.score;
-}
-
-// A stable sort of root moves that does not allocate: std::stable_sort takes a
-// temporary buffer from the heap on every call, and the search sorts the root moves
-// after every aspiration window. The lists are short and nearly sorted (an iteration
-// moves a few of them), so insertion sort moves few of them (each a few hundred
-// bytes with its inline PV).
-template <typename Better>
-void stable_sort_root_moves(std::vector<RootMove>::iterator first, std::vector<RootMove>::iterator last,
-                            Better better) {
-    for (auto it = first; it != last; ++it) {
-        auto hole = it;
-        if (hole == first || !better(*hole, *(hole - 1))) continue;
-        RootMove moving = std::move(*hole);
-        do {
-            *hole = std::move(*(hole - 1));
-            --hole;
-        } while (hole != first && better(moving, *(hole - 1)));
-        *hole = std::move(moving);
-    }
-}
-
 // How a tablebase result scores in the search, `ply` plies from the root.
 struct TbVerdict {
     Score score;
@@ -142,45 +116,6 @@ struct PathGuard {
 };
 
 Worker::Worker(int id, SharedSearch& shared) : id_(id), shared_(shared), root_(Position::startpos()) {}
-
-void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, const std::vector<TbRootRank>& tb_ranks) {
-    root_ = game.position();
-    // Only positions since the last irreversible move can repeat.
-    const auto positions = game.positions();
-    const size_t window = std::min<size_t>(root_.halfmove_clock(), positions.size() - 1);
-    keys_.clear();
-    keys_.reserve(window + MaxPly + 8);
-    for (size_t i = positions.size() - 1 - window; i < positions.size(); ++i) keys_.push_back(positions[i].key());
-    root_key_index_ = keys_.size() - 1;
-    null_move_floor_ = 0;
-    if (shared_.network) accumulators_.reset(*shared_.network, root_);
-    root_moves_.resize(root_moves.size());
-    for (size_t i = 0; i < root_moves.size(); ++i) {
-        RootMove& rm = root_moves_[i];
-        const TbRootRank tb = i < tb_ranks.size() ? tb_ranks[i] : TbRootRank{};
-        rm.move = root_moves[i];
-        rm.tb_rank = tb.rank;
-        rm.tb_score = tb.score;
-        rm.score = rm.previous_score = -Infinite;
-        rm.seldepth = 0;
-        rm.nodes = 0;
-        rm.pv.clear();
-        rm.pv.push_back(root_moves[i]);
-    }
-    last_reported_move_ = Move();
-    // Tablebase ranks (all 0 unless the root is in the tables): searched best rank first.
-    stable_sort_root_moves(root_moves_.begin(), root_moves_.end(),
-                           [](const RootMove& a, const RootMove& b) { return a.tb_rank > b.tb_rank; });
-    for (StackEntry& entry : stack_) entry = StackEntry();
-    nmp_min_ply_ = 0;
-    best_move_stability_ = 0;
-    previous_best_move_ = Move();
-    iteration_scores_[0] = iteration_scores_[1] = 0;
-    nodes_.store(0, std::memory_order_relaxed);
-    tb_hits_.store(0, std::memory_order_relaxed);
-    completed_depth_ = 0;
-    completed_lines_.clear();
-}
 
 bool Worker::is_draw(const Position& pos) const {
     if (pos.halfmove_clock() >= FiftyMoveHalfmoves) return !pos.in_check() || has_legal_move(pos);
@@ -252,126 +187,6 @@ void Worker::update_pv(int ply, Move m) {
     const int child_length = ply + 1 <= MaxPly ? pv_length_[ply + 1] : 0;
     for (int i = 0; i < child_length; ++i) pv_[ply][i + 1] = pv_[ply + 1][i];
     pv_length_[ply] = child_length + 1;
-}
-
-void Worker::iterative_deepening() {
-    const SearchLimits& limits = shared_.limits;
-    // Only thread 0 stops at the depth asked for; helpers search on until it is
-    // done, so that the TT they fill helps it to the last.
-    const int max_depth = limits.depth > 0 && id_ == 0 ? std::min(limits.depth, MaxPly - 1) : MaxPly - 1;
-    const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
-    Score previous = 0;
-
-    for (int depth = 1; depth <= max_depth; ++depth) {
-        // Lazy SMP: helper threads skip some depths so that the threads spread out.
-        if (id_ != 0 && depth > tune::smp_skip_after_depth && (depth + id_) % tune::smp_skip_cycle == 0) continue;
-        root_depth_ = depth;
-        for (RootMove& rm : root_moves_) rm.previous_score = rm.score;
-
-        for (pv_index_ = 0; pv_index_ < lines; ++pv_index_) {
-            // This line chooses among the moves of the best tablebase rank left.
-            pv_last_ = pv_index_ + 1;
-            while (pv_last_ < root_moves_.size() && root_moves_[pv_last_].tb_rank == root_moves_[pv_index_].tb_rank)
-                ++pv_last_;
-            for (size_t i = pv_index_; i < root_moves_.size(); ++i) root_moves_[i].score = -Infinite;
-            seldepth_ = 0;
-            // Aspiration window around the previous score, widened after each fail.
-            Score delta = tune::aspiration_delta;
-            const Score guess = root_moves_[pv_index_].previous_score != -Infinite
-                                    ? root_moves_[pv_index_].previous_score : previous;
-            const bool aspiration = depth >= tune::aspiration_min_depth;
-            Score alpha = aspiration ? std::max(guess - delta, -Infinite) : -Infinite;
-            Score beta = aspiration ? std::min(guess + delta, Infinite) : Infinite;
-            for (;;) {
-                const Score score = negamax<true>(root_, alpha, beta, depth, 0, false);
-                stable_sort_root_moves(root_moves_.begin() + long(pv_index_), root_moves_.end(), better_root_move);
-                if (stopping()) break;
-                if (score <= alpha) {
-                    beta = (alpha + beta) / 2;
-                    alpha = std::max(score - delta, -Infinite);
-                } else if (score >= beta) {
-                    beta = std::min(score + delta, Infinite);
-                } else {
-                    break;
-                }
-                delta += delta * tune::aspiration_growth / 100 + tune::aspiration_growth_add;
-            }
-            // Keep the lines found so far in score order (MultiPV).
-            stable_sort_root_moves(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
-            if (stopping()) break;
-        }
-        if (stopping()) break;
-        completed_depth_ = depth;
-        if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
-        previous = root_moves_[0].score;
-        best_move_stability_ = root_moves_[0].move == previous_best_move_ ? best_move_stability_ + 1 : 0;
-        previous_best_move_ = root_moves_[0].move;
-        iteration_scores_[0] = iteration_scores_[1];
-        iteration_scores_[1] = root_moves_[0].score;
-        if (id_ == 0) {
-            report(depth);
-            if (limits_reached_after_iteration(depth)) break;
-        }
-    }
-    // An interrupted iteration may already have found a better move; the bestmove
-    // that follows must match the last PV printed, so print it.
-    if (id_ == 0 && root_moves_[0].move != last_reported_move_ && root_moves_[0].score != -Infinite)
-        report(root_depth_);
-}
-
-bool Worker::limits_reached_after_iteration(int depth) {
-    const SearchLimits& limits = shared_.limits;
-    if (limits.depth > 0 && depth >= limits.depth) return true;
-    const Score best = root_moves_[0].score;
-    if (limits.mate > 0 && best >= MateInMaxPly && mate_moves(best) <= limits.mate) return true;
-    if (limits.soft_nodes && (shared_.total_nodes ? shared_.total_nodes() : nodes()) >= limits.soft_nodes) return true;
-    if (shared_.pondering.load(std::memory_order_relaxed)) return false;
-    // A single legal move needs no thought when the clock is running.
-    if (limits.has_clock() && root_moves_.size() == 1 && depth >= tune::tm_single_reply_depth) return true;
-    const TimeBudget& budget = shared_.budget;
-    if (budget.soft_ms == TimeBudget::Unlimited) return false;
-    int64_t soft = budget.soft_ms;
-    if (budget.scalable && depth >= tune::tm_scale_min_depth) {
-        IterationSignals signals;
-        signals.best_move_stability = best_move_stability_;
-        signals.best_move_node_fraction = nodes() ? double(root_moves_[0].nodes) / double(nodes()) : 0.5;
-        signals.score_drop = iteration_scores_[0] - root_moves_[0].score;
-        soft = std::min<int64_t>(int64_t(double(soft) * soft_limit_scale(signals)), budget.hard_ms);
-    }
-    return shared_.elapsed_ms() >= soft;
-}
-
-void Worker::report(int depth) {
-    if (!shared_.on_iteration) return;
-    std::vector<SearchInfo> infos;
-    const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
-    const uint64_t nodes = shared_.total_nodes ? shared_.total_nodes() : this->nodes();
-    for (size_t i = 0; i < lines; ++i) {
-        const RootMove& rm = root_moves_[i];
-        SearchInfo info;
-        info.depth = depth;
-        info.seldepth = std::max(rm.seldepth, depth);
-        info.multipv = int(i + 1);
-        info.score = rm.score == -Infinite ? rm.previous_score : rm.score;
-        // At a root in the tables the line shows its rank's score: it is proven, where
-        // the search's may be an estimate. Only a mate the search found says more.
-        if (shared_.root_in_tb && !is_mate(info.score)) info.score = rm.tb_score;
-        info.nodes = nodes;
-        info.tb_hits = shared_.total_tb_hits ? shared_.total_tb_hits() : tb_hits();
-        info.time_ms = shared_.elapsed_ms();
-        info.hashfull = shared_.tt.hashfull();
-        // Every move of the PV is legal by construction; checking again is cheap and
-        // makes an illegal PV impossible to print.
-        Position pos = root_;
-        for (Move m : rm.pv) {
-            if (!is_legal(pos, m)) break;
-            info.pv.push_back(m);
-            pos = pos.apply(m);
-        }
-        infos.push_back(std::move(info));
-    }
-    last_reported_move_ = root_moves_[0].move;
-    shared_.on_iteration(infos);
 }
 
 template <bool PV>
