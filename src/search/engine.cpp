@@ -257,6 +257,7 @@ void Engine::run_search(SearchLimits limits) {
         wait_for_release();
         for (std::thread& t : helpers) t.join();
 
+        // The first line reported last (after a stop, see Worker::order_interrupted_lines).
         const RootMove* top = &workers_[0]->root_moves()[0];
         if (limited) {
             if (const RootMove* chosen = choose_limited_line(); chosen && chosen->move != top->move) {

@@ -19,6 +19,11 @@ bool better_root_move(const RootMove& a, const RootMove& b) {
     return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.score > b.score;
 }
 
+// Reported lines in their order: as root moves, but by the lines' own scores.
+bool better_line(const RootMove& a, const RootMove& b) {
+    return a.tb_rank != b.tb_rank ? a.tb_rank > b.tb_rank : a.line_score > b.line_score;
+}
+
 // A stable sort of root moves that does not allocate: std::stable_sort takes a
 // temporary buffer from the heap on every call, and the search sorts the root moves
 // after every aspiration window. The lists are short and nearly sorted (an iteration
@@ -60,12 +65,14 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
         rm.tb_rank = tb.rank;
         rm.tb_score = tb.score;
         rm.score = rm.previous_score = -Infinite;
+        rm.line_depth = 0;
+        rm.line_score = -Infinite;
+        rm.line_bound = BoundKind::Exact;
         rm.seldepth = 0;
         rm.nodes = 0;
         rm.pv.clear();
         rm.pv.push_back(root_moves[i]);
     }
-    last_reported_move_ = Move();
     // Tablebase ranks (all 0 unless the root is in the tables): searched best rank first.
     stable_sort_root_moves(root_moves_.begin(), root_moves_.end(),
                            [](const RootMove& a, const RootMove& b) { return a.tb_rank > b.tb_rank; });
@@ -87,6 +94,7 @@ void Worker::iterative_deepening() {
     const int max_depth = limits.depth > 0 && id_ == 0 ? std::min(limits.depth, MaxPly - 1) : MaxPly - 1;
     const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
     Score previous = 0;
+    bool interrupted = false;
 
     for (int depth = 1; depth <= max_depth; ++depth) {
         // Lazy SMP: helper threads skip some depths so that the threads spread out.
@@ -126,7 +134,10 @@ void Worker::iterative_deepening() {
             stable_sort_root_moves(root_moves_.begin(), root_moves_.begin() + long(pv_index_) + 1, better_root_move);
             if (stopping()) break;
         }
-        if (stopping()) break;
+        if (stopping()) {
+            interrupted = true;
+            break;
+        }
         completed_depth_ = depth;
         if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
         previous = root_moves_[0].score;
@@ -135,14 +146,55 @@ void Worker::iterative_deepening() {
         iteration_scores_[0] = iteration_scores_[1];
         iteration_scores_[1] = root_moves_[0].score;
         if (id_ == 0) {
-            report(depth);
+            report(lines);
             if (limits_reached_after_iteration(depth)) break;
         }
     }
-    // An interrupted iteration may already have found a better move; the bestmove
-    // that follows must match the last PV printed, so print it.
-    if (id_ == 0 && root_moves_[0].move != last_reported_move_ && root_moves_[0].score != -Infinite)
-        report(root_depth_);
+    if (id_ == 0 && interrupted) report_interrupted_iteration(lines);
+}
+
+// An iteration stopped in line pv_index_ has finished the lines before it (each the
+// best of the moves left, searched to the interrupted depth), may have a best move
+// so far for that line, and has not searched the lines after it. Those are the lines
+// reported, and the previous iteration's lines fill the slots left. Each move shows
+// what it was last searched to: a finished line or the best move so far shows the
+// interrupted depth, a line kept from the previous iteration that iteration's depth,
+// score and PV, unless the interrupted iteration searched its move again (first in a
+// line, or raising alpha): then that depth and score, exact or as a bound. Lines of
+// different depths are sorted by score all the same, since that is how a GUI ranks
+// them.
+//
+// bestmove is the first reported line's move, so that the move shown as best is the
+// move played. With one line, that is the interrupted iteration's best move so far
+// (a move that beat the previous best at the deeper depth is played), else the
+// previous iteration's. With several, a line kept from the previous iteration may
+// come first on its shallower score; but a move that the interrupted iteration
+// searched again ranks by its new score, so a best move it refuted (one that failed
+// low there) is not played on its old score.
+size_t Worker::order_interrupted_lines(size_t lines) {
+    const auto first = root_moves_.begin();
+    size_t count = std::min(pv_index_, lines);
+    // The line being searched when the stop came: its best move so far, if any (the
+    // moves of that line were sorted by score, unsearched ones last).
+    if (count < lines && root_moves_[count].score != -Infinite) ++count;
+    for (const RootMove& kept : completed_lines_) {
+        if (count == lines) break;
+        const auto it = std::find_if(first + long(count), root_moves_.end(),
+                                     [&kept](const RootMove& rm) { return rm.move == kept.move; });
+        if (it == root_moves_.end()) continue;  // already among the lines
+        std::rotate(first + long(count), it, it + 1);
+        ++count;
+    }
+    stable_sort_root_moves(first, first + long(count), better_line);
+    return count;
+}
+
+void Worker::report_interrupted_iteration(size_t lines) {
+    const size_t count = order_interrupted_lines(lines);
+    // Nothing searched to the interrupted depth: the last report stands as it was.
+    const bool deeper = std::any_of(root_moves_.begin(), root_moves_.begin() + long(count),
+                                    [this](const RootMove& rm) { return rm.line_depth == root_depth_; });
+    if (deeper) report(count);
 }
 
 bool Worker::limits_reached_after_iteration(int depth) {
@@ -167,21 +219,24 @@ bool Worker::limits_reached_after_iteration(int depth) {
     return shared_.elapsed_ms() >= soft;
 }
 
-void Worker::report(int depth) {
+void Worker::report(size_t count) {
     if (!shared_.on_iteration) return;
     std::vector<SearchInfo> infos;
-    const size_t lines = std::min<size_t>(shared_.multipv, root_moves_.size());
     const uint64_t nodes = shared_.total_nodes ? shared_.total_nodes() : this->nodes();
-    for (size_t i = 0; i < lines; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         const RootMove& rm = root_moves_[i];
         SearchInfo info;
-        info.depth = depth;
-        info.seldepth = std::max(rm.seldepth, depth);
+        info.depth = rm.line_depth;
+        info.seldepth = std::max(rm.seldepth, rm.line_depth);
         info.multipv = int(i + 1);
-        info.score = rm.score == -Infinite ? rm.previous_score : rm.score;
+        info.score = rm.line_score;
+        info.bound = rm.line_bound;
         // At a root in the tables the line shows its rank's score: it is proven, where
         // the search's may be an estimate. Only a mate the search found says more.
-        if (shared_.root_in_tb && !is_mate(info.score)) info.score = rm.tb_score;
+        if (shared_.root_in_tb && !is_mate(info.score)) {
+            info.score = rm.tb_score;
+            info.bound = BoundKind::Exact;
+        }
         info.nodes = nodes;
         info.tb_hits = shared_.total_tb_hits ? shared_.total_tb_hits() : tb_hits();
         info.time_ms = shared_.elapsed_ms();
@@ -196,7 +251,6 @@ void Worker::report(int depth) {
         }
         infos.push_back(std::move(info));
     }
-    last_reported_move_ = root_moves_[0].move;
     shared_.on_iteration(infos);
 }
 

@@ -592,6 +592,9 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
             rm.nodes += nodes() - nodes_before;
             if (moves == 1 || score > alpha) {
                 rm.score = score;
+                rm.line_depth = root_depth_;
+                rm.line_score = score;
+                rm.line_bound = score >= beta ? BoundKind::Lower : score <= alpha ? BoundKind::Upper : BoundKind::Exact;
                 rm.seldepth = seldepth_;
                 rm.pv.clear();
                 rm.pv.push_back(m);

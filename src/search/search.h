@@ -69,8 +69,17 @@ struct RootMove {
     // search chooses among the moves the tables call equally good.
     int tb_rank = 0;
     Score tb_score = 0;
+    // The score of the line being searched (-Infinite until the move has one in it),
+    // and that of the previous iteration.
     Score score = -Infinite;
     Score previous_score = -Infinite;
+    // The move's line as last searched (at the root depth line_depth; 0: never):
+    // its score, exact or a bound, and its PV and selective depth. An iteration
+    // resets `score` for every line, never these: after a stop they still tell what
+    // the move was really searched to.
+    int line_depth = 0;
+    Score line_score = -Infinite;
+    BoundKind line_bound = BoundKind::Exact;
     int seldepth = 0;
     uint64_t nodes = 0;  // spent on this move's subtree in the current search
     // Inline, so that setting up and sorting the root moves never allocates (data
@@ -91,6 +100,8 @@ public:
 
     uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
     uint64_t tb_hits() const { return tb_hits_.load(std::memory_order_relaxed); }
+    // After a search: the lines reported last first, in their order (the first is
+    // the move to play), then the other moves.
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
     // Thread 0: the MultiPV lines of the last completed iteration, best first (the
@@ -143,8 +154,12 @@ private:
     ContinuationContext continuation_context(int ply) const;
     // The static evaluation plus the correction history's correction.
     Score corrected_eval(const CorrectionHistory::Keys& keys, Score raw, int ply) const;
-    // Sends the current root lines (MultiPV) as one iteration's info.
-    void report(int depth);
+    // Sends the first `count` root moves' lines (MultiPV) as one report.
+    void report(size_t count);
+    // After an iteration stopped before it completed: puts the lines to report first
+    // (at most `lines`, sorted) and reports them if the iteration added to them.
+    void report_interrupted_iteration(size_t lines);
+    size_t order_interrupted_lines(size_t lines);
     bool limits_reached_after_iteration(int depth);
 
     // Keys of the game and of the current search path, for repetition detection,
@@ -168,7 +183,6 @@ private:
     int completed_depth_ = 0;
     std::vector<RootMove> completed_lines_;
     int seldepth_ = 0;
-    Move last_reported_move_;
     std::atomic<uint64_t> nodes_{0};
     std::atomic<uint64_t> tb_hits_{0};
     History history_;

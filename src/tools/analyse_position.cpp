@@ -3,7 +3,10 @@
 //
 //   depth 14/21  score +0.31  wdl 113 832 55  nodes 1048576  nps 1650000  time 0.64  pv 1. e4 e5 2. Nf3
 //
-// Scores and WDL are from White's side whoever is to move; the PV is in SAN.
+// Scores and WDL are from White's side whoever is to move; the PV is in SAN. A line
+// of a search that was stopped may carry a bound (`score >=+0.31`, `score <=-0.12`):
+// its move was searched that deep, but not to an exact score. Lines come sorted; after
+// a stop some may keep the previous depth (search/iteration.cpp).
 
 #include <fmt/format.h>
 
@@ -33,13 +36,16 @@ int fail(std::ostream& err, std::string_view message) {
 std::string info_line(const Position& root, const search::SearchInfo& info, bool show_multipv) {
     const Color stm = root.side_to_move();
     const search::Score white = white_score(info.score, stm);
+    // The bound is the side to move's: from White's side, Black's lower bound is an upper one.
+    const bool lower = info.bound == (stm == White ? search::BoundKind::Lower : search::BoundKind::Upper);
+    const std::string_view bound = info.bound == search::BoundKind::Exact ? "" : lower ? ">=" : "<=";
     search::Wdl wdl = search::wdl_of(info.score);
     if (stm == Black) wdl = wdl.flipped();
     const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : info.nodes * 1000;
     std::string text = fmt::format("depth {}/{}", info.depth, info.seldepth);
     if (show_multipv) text += fmt::format("  multipv {}", info.multipv);
-    text += fmt::format("  score {}  wdl {} {} {}  nodes {}  nps {}  time {:.2f}  pv {}", format_score(white), wdl.win,
-                        wdl.draw, wdl.loss, info.nodes, nps, double(info.time_ms) / 1000.0,
+    text += fmt::format("  score {}{}  wdl {} {} {}  nodes {}  nps {}  time {:.2f}  pv {}", bound, format_score(white),
+                        wdl.win, wdl.draw, wdl.loss, info.nodes, nps, double(info.time_ms) / 1000.0,
                         san_line(root, info.pv));
     return text;
 }

@@ -375,6 +375,78 @@ TEST_CASE("MultiPV gives distinct lines with sorted scores", "[engine]") {
     }
 }
 
+// The line of `report` that starts with `m`, or null.
+const SearchInfo* line_of(const std::vector<SearchInfo>& report, Move m) {
+    for (const SearchInfo& info : report)
+        if (!info.pv.empty() && info.pv[0] == m) return &info;
+    return nullptr;
+}
+
+TEST_CASE("after an interrupted MultiPV iteration the lines come sorted, each at the depth it was searched to",
+          "[engine]") {
+    // A node limit interrupts an iteration at a point that one thread after new_game
+    // reproduces: different limits stop it in different lines. Every completed
+    // iteration reports (with fewer nodes than the limit); the report after the
+    // interruption (with the limit's nodes) is the one a GUI is left with.
+    Recorder recorder;
+    Engine engine;
+    engine.set_listener(recorder.listener());
+    engine.set_multipv(3);
+    Game open_game;  // 1. e4 e5 2. Nf3, where the lines were seen out of order after `stop`
+    for (std::string_view move : {"e2e4", "e7e5", "g1f3"}) open_game.play(uci(open_game.position(), move));
+    int mixed_reports = 0;
+    for (const Game& game : {open_game, Game(parse(Kiwipete))}) {
+        const Position root = game.position();
+        engine.set_game(game);
+        for (uint64_t limit = 4000; limit <= 300'000; limit += limit / 3) {
+            SearchLimits limits;
+            limits.nodes = limit;
+            engine.new_game();
+            run_search(engine, recorder, limits);
+            const auto reports = recorder.iterations();
+            size_t completed = 0;
+            while (completed < reports.size() && reports[completed][0].nodes < limit) {
+                for (const SearchInfo& info : reports[completed]) REQUIRE(info.depth == int(completed + 1));
+                ++completed;
+            }
+            REQUIRE(completed >= 1);
+            REQUIRE(reports.size() <= completed + 1);
+            const std::vector<SearchInfo>& last = reports.back();
+            REQUIRE(last.size() == 3);
+            INFO(root.fen() << " nodes " << limit << ", " << completed << " iterations completed: "
+                            << last[0].depth << " " << last[0].score << " " << line(last[0].pv) << "| "
+                            << last[1].depth << " " << last[1].score << " " << line(last[1].pv) << "| "
+                            << last[2].depth << " " << last[2].score << " " << line(last[2].pv));
+            bool kept = false, searched_again = false;
+            for (size_t i = 0; i < last.size(); ++i) {
+                CHECK(last[i].multipv == int(i + 1));
+                REQUIRE_FALSE(last[i].pv.empty());
+                for (size_t j = 0; j < i; ++j) CHECK(last[j].pv[0] != last[i].pv[0]);
+                if (i > 0) CHECK(last[i - 1].score >= last[i].score);
+                REQUIRE(last[i].depth >= 1);
+                REQUIRE(last[i].depth <= int(completed + 1));
+                if (last[i].depth <= int(completed)) {
+                    // Kept from a completed iteration: as that iteration reported it.
+                    kept = true;
+                    const SearchInfo* then = line_of(reports[size_t(last[i].depth - 1)], last[i].pv[0]);
+                    REQUIRE(then != nullptr);
+                    CHECK(then->score == last[i].score);
+                    CHECK(then->pv == last[i].pv);
+                } else {
+                    searched_again = true;
+                }
+            }
+            // The move played is the first line's.
+            CHECK(recorder.best() == last[0].pv[0]);
+            check_reports(root, recorder);
+            mixed_reports += kept && searched_again;
+        }
+    }
+    // Some of the limits stop an iteration between its lines: its last report then
+    // keeps lines of the previous depth beside those of the interrupted one.
+    CHECK(mixed_reports > 0);
+}
+
 TEST_CASE("go nodes stops at the node limit", "[engine]") {
     Recorder recorder;
     Engine engine;

@@ -102,6 +102,32 @@ def test_analyse_moves_and_multipv():
     check(INFO.match(lines[-2]).group(11).startswith("3... "), lines[-2])
 
 
+def test_analyse_multipv_after_a_stop():
+    # A node limit stops an iteration part-way through its lines (as --movetime and
+    # --infinite do, but reproducibly): the last line of each rank, what a reader is
+    # left with, comes sorted by score, at the depth each was searched to, and the best
+    # move is the first line's. Scores are from White's side and Black is to move.
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    for nodes in ("4000", "20000"):
+        lines = ok(run("analyse", "--fen", fen, "--nodes", nodes, "--multipv", "3"), f"--nodes {nodes} --multipv 3")
+        infos = [INFO.match(l) for l in lines[2:-1]]
+        check(infos and all(infos), f"unreadable info lines: {lines}")
+        last = {m.group(3): m for m in infos}
+        final = [last[k] for k in ("1", "2", "3")]
+        text = " | ".join(m.group(0) for m in final)
+        # Black's best first: White's scores ascend (a bound's sign comes before the number).
+        scores = [float(m.group(4).lstrip("<>=")) for m in final]
+        check(scores == sorted(scores), f"--nodes {nodes}: lines out of order: {text}")
+        # A line of the previous depth is kept as its completed iteration printed it.
+        deepest = max(int(m.group(1)) for m in final)
+        for m in final:
+            if int(m.group(1)) < deepest:
+                check(any(int(e.group(8)) < int(nodes) and e.group(1, 4, 11) == m.group(1, 4, 11) for e in infos),
+                      f"--nodes {nodes}: {m.group(0)} is not as its iteration printed it")
+        best = final[0].group(11).split()[1]
+        check(lines[-1].startswith(f"Best move: 2... {best} ("), f"--nodes {nodes}: {lines[-1]!r} after {text}")
+
+
 def test_analyse_infinite_ends_with_input():
     result = run("analyse", "--infinite", "--threads", "1")
     lines = ok(result, "--infinite with standard input closed")

@@ -431,6 +431,48 @@ def test_multipv(binary):
             legal_from(e, "position startpos", i["pv"])
 
 
+def ranking_value(info):
+    """An info line's score as one number that orders cp and mate scores."""
+    if info["kind"] == "cp":
+        return info["score"]
+    return 100_000 - info["score"] if info["score"] > 0 else -100_000 - info["score"]
+
+
+def test_multipv_after_an_interrupted_iteration(binary):
+    # A node limit stops an iteration part-way through its lines, as `stop` does
+    # in a GUI, but at a point a single thread reproduces after ucinewgame. What the
+    # GUI is left with (the last line of each rank) must be sorted, each line with
+    # the depth it was searched to, and bestmove must be the first line's move.
+    mixed = 0
+    with Engine(binary) as e:
+        e.send("setoption name MultiPV value 3")
+        for nodes in (4000, 9000, 20000, 45000, 100000):
+            e.send("ucinewgame")
+            e.send("position startpos moves e2e4 e7e5 g1f3")
+            lines, last = e.search(f"go nodes {nodes}")
+            parsed = infos(lines)
+            completed = {i["depth"]: i for i in parsed if i["nodes"] < nodes}  # whole iterations
+            shown = {}
+            for i in parsed:
+                shown[i["multipv"]] = i
+            check(sorted(shown) == [1, 2, 3], f"go nodes {nodes}: multipv ranks {sorted(shown)}")
+            final = [shown[k] for k in (1, 2, 3)]
+            text = " | ".join(i["line"] for i in final)
+            values = [ranking_value(i) for i in final]
+            check(values == sorted(values, reverse=True), f"go nodes {nodes}: lines out of order: {text}")
+            check(len({i["pv"][0] for i in final}) == 3, f"go nodes {nodes}: repeated moves: {text}")
+            check(best_move_of(last) == final[0]["pv"][0], f"go nodes {nodes}: {last!r} after {text}")
+            deepest = max(completed)
+            for i in final:
+                check(i["depth"] <= deepest + 1, f"go nodes {nodes}: depth beyond the search: {i['line']}")
+                if i["depth"] <= deepest:
+                    same = [j for j in parsed if j["depth"] == i["depth"] and j["nodes"] < nodes
+                            and j["pv"] == i["pv"] and j["score"] == i["score"] and j["kind"] == i["kind"]]
+                    check(same, f"go nodes {nodes}: {i['line']} is not as its iteration reported it")
+            mixed += len({i["depth"] for i in final}) > 1
+    check(mixed > 0, "no node limit left lines of two depths: the test does not reach its case")
+
+
 def test_multipv_more_than_legal_moves(binary):
     with Engine(binary) as e:
         e.send("setoption name MultiPV value 10")
@@ -858,6 +900,7 @@ TESTS = [
     test_searchmoves,
     test_searchmoves_with_illegal_move,
     test_multipv,
+    test_multipv_after_an_interrupted_iteration,
     test_multipv_more_than_legal_moves,
     test_multipv_mate_ranked_first,
     test_chess960_castling_output,
