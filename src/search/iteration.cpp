@@ -5,6 +5,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "chess/movegen.h"
 #include "search/tunable.h"
@@ -12,6 +13,18 @@
 namespace arbiter::search {
 
 namespace {
+
+// A mate (for either side) is taken as proven, its distance as final, once a
+// completed iteration at least this many times as deep as the mate is long, in
+// plies, finds it. The iteration's score is exact (it ended inside its window),
+// and the mating line is forced; what a deeper search could still change is the
+// distance: a shorter mate (or, for the side being mated, a longer defence) that
+// reductions or pruning kept out of sight. At twice the mate's length every such
+// line had as many plies again as margin for its reductions. Not a proof in the
+// strict sense (strong engines stop on rules of this kind too), but deeper
+// iterations would add next to nothing: the mate's bounds cut every line off at
+// about its length, so they return in a moment each with the same answer.
+constexpr int MateProofDepthFactor = 2;
 
 // Root moves in search order: by tablebase rank (all equal when the root is not
 // in the tables), then by score.
@@ -85,6 +98,7 @@ void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, cons
     tb_hits_.store(0, std::memory_order_relaxed);
     completed_depth_ = 0;
     completed_lines_.clear();
+    mate_proven_ = false;
 }
 
 void Worker::iterative_deepening() {
@@ -139,6 +153,10 @@ void Worker::iterative_deepening() {
             break;
         }
         completed_depth_ = depth;
+        // Beyond a proven mate, the mate's bounds cut off every line before the depth
+        // is reached: an iteration that only repeats the lines did not search to its
+        // depth, and is not reported.
+        const bool repeated = id_ == 0 && mate_proven_ && repeats_completed_lines(lines);
         if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
         previous = root_moves_[0].score;
         best_move_stability_ = root_moves_[0].move == previous_best_move_ ? best_move_stability_ + 1 : 0;
@@ -146,7 +164,8 @@ void Worker::iterative_deepening() {
         iteration_scores_[0] = iteration_scores_[1];
         iteration_scores_[1] = root_moves_[0].score;
         if (id_ == 0) {
-            report(lines);
+            if (!repeated) report(lines);
+            mate_proven_ = proves_mate(depth, lines);
             if (limits_reached_after_iteration(depth)) break;
         }
     }
@@ -194,7 +213,22 @@ void Worker::report_interrupted_iteration(size_t lines) {
     // Nothing searched to the interrupted depth: the last report stands as it was.
     const bool deeper = std::any_of(root_moves_.begin(), root_moves_.begin() + long(count),
                                     [this](const RootMove& rm) { return rm.line_depth == root_depth_; });
-    if (deeper) report(count);
+    if (deeper && !(mate_proven_ && repeats_completed_lines(count))) report(count);
+}
+
+bool Worker::repeats_completed_lines(size_t count) const {
+    if (count != completed_lines_.size()) return false;
+    for (size_t i = 0; i < count; ++i)
+        if (root_moves_[i].move != completed_lines_[i].move ||
+            root_moves_[i].line_score != completed_lines_[i].line_score)
+            return false;
+    return true;
+}
+
+bool Worker::proves_mate(int depth, size_t lines) const {
+    return lines > 0 && std::all_of(root_moves_.begin(), root_moves_.begin() + long(lines), [depth](const RootMove& rm) {
+               return is_mate(rm.score) && depth >= MateProofDepthFactor * (Mate - std::abs(rm.score));
+           });
 }
 
 bool Worker::limits_reached_after_iteration(int depth) {
@@ -204,6 +238,11 @@ bool Worker::limits_reached_after_iteration(int depth) {
     if (limits.mate > 0 && best >= MateInMaxPly && mate_moves(best) <= limits.mate) return true;
     if (limits.soft_nodes && (shared_.total_nodes ? shared_.total_nodes() : nodes()) >= limits.soft_nodes) return true;
     if (shared_.pondering.load(std::memory_order_relaxed)) return false;
+    // A proven mate will not change: deeper iterations would only repeat it, in a
+    // moment each, up to the ply limit. go infinite searches on until stop (the GUI
+    // asked for that; a mate shorter than the one proven would still be reported),
+    // and so does go mate when the mate proven is not the one it asked for.
+    if (mate_proven_ && !limits.infinite && !limits.mate) return true;
     // A single legal move needs no thought when the clock is running.
     if (limits.has_clock() && root_moves_.size() == 1 && depth >= tune::tm_single_reply_depth) return true;
     const TimeBudget& budget = shared_.budget;

@@ -160,6 +160,12 @@ private:
     // (at most `lines`, sorted) and reports them if the iteration added to them.
     void report_interrupted_iteration(size_t lines);
     size_t order_interrupted_lines(size_t lines);
+    // Whether the first `count` root moves are the last completed iteration's lines,
+    // with the same scores.
+    bool repeats_completed_lines(size_t count) const;
+    // Whether the lines of an iteration completed at `depth` are all proven mates
+    // (see MateProofDepthFactor).
+    bool proves_mate(int depth, size_t lines) const;
     bool limits_reached_after_iteration(int depth);
 
     // Keys of the game and of the current search path, for repetition detection,
@@ -182,6 +188,7 @@ private:
     int root_depth_ = 0;
     int completed_depth_ = 0;
     std::vector<RootMove> completed_lines_;
+    bool mate_proven_ = false;  // thread 0: by the last completed iteration
     int seldepth_ = 0;
     std::atomic<uint64_t> nodes_{0};
     std::atomic<uint64_t> tb_hits_{0};

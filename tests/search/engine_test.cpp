@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -277,11 +278,104 @@ TEST_CASE("the opponent's mate in one is seen at every depth from two plies", "[
             engine.set_listener(recorder.listener());
             const Position root = parse(fen);
             engine.set_game(Game(root));
-            run_search(engine, recorder, depth(d));
+            // go mate keeps the search deepening after the mate against it is proven
+            // (reporting only a change): every depth is searched.
+            SearchLimits limits = depth(d);
+            limits.mate = 1;
+            run_search(engine, recorder, limits);
             CHECK(recorder.last_info().score == mated_in(2));
             check_reports(root, recorder);
         }
     }
+}
+
+// The depths of the reports, in order.
+std::vector<int> reported_depths(const Recorder& recorder) {
+    std::vector<int> depths;
+    for (const auto& report : recorder.iterations()) depths.push_back(report.at(0).depth);
+    return depths;
+}
+
+TEST_CASE("a proven mate ends the deepening, and no depth is reported that the search did not reach",
+          "[engine]") {
+    // Once a mate is proven, deeper iterations cut everything beyond it and repeat it
+    // in a moment each: the search used to race to the ply limit and report every
+    // depth (`depth 127 ... score mate 1`).
+    Recorder recorder;
+    Engine engine;
+    engine.set_listener(recorder.listener());
+    // Each report one depth deeper than the one before, from 1, and far below the ply limit.
+    const auto check_depths = [&](int deepest_allowed) {
+        const std::vector<int> depths = reported_depths(recorder);
+        REQUIRE_FALSE(depths.empty());
+        for (size_t i = 0; i < depths.size(); ++i) CHECK(depths[i] == int(i + 1));
+        CHECK(depths.back() <= deepest_allowed);
+    };
+    // A mate in n plies, for the side to move (n > 0) or against it (n < 0).
+    struct Case {
+        std::string_view fen;
+        int plies;
+    };
+    for (const Case& c : {Case{MateIn1, 1}, Case{MateIn2, 3}, Case{MatedIn1, -2}}) {
+        const Position root = parse(c.fen);
+        const Score mate = c.plies > 0 ? mate_in(c.plies) : mated_in(-c.plies);
+        // Deeper than this, a search that finds nothing new has nothing new to report.
+        const int deepest_allowed = 4 * std::abs(c.plies);
+        INFO(std::string(c.fen));
+        engine.set_game(Game(root));
+
+        // go depth 60 ends once the mate is proven.
+        engine.new_game();
+        run_search(engine, recorder, depth(60));
+        CHECK(recorder.last_info().score == mate);
+        check_depths(deepest_allowed);
+        check_reports(root, recorder);
+
+        // go movetime returns with the proven mate (run_search gives up long before the time).
+        SearchLimits movetime;
+        movetime.movetime = 600'000;
+        engine.new_game();
+        run_search(engine, recorder, movetime);
+        CHECK(recorder.last_info().score == mate);
+        check_depths(deepest_allowed);
+
+        // go infinite waits for stop, reporting no depth beyond the proof.
+        SearchLimits infinite;
+        infinite.infinite = true;
+        engine.new_game();
+        recorder.reset();
+        REQUIRE(engine.go(infinite));
+        std::this_thread::sleep_for(300ms);
+        CHECK(recorder.best_calls() == 0);
+        engine.stop();
+        REQUIRE(recorder.wait_best());
+        engine.wait();
+        CHECK(recorder.last_info().score == mate);
+        check_depths(deepest_allowed);
+
+        // go mate for a shorter mate than there is searches on to its depth, reporting
+        // only what changes.
+        if (c.plies > 1 || c.plies < 0) {
+            SearchLimits mate_limits = depth(40);
+            mate_limits.mate = 1;
+            engine.new_game();
+            run_search(engine, recorder, mate_limits);
+            CHECK(recorder.last_info().score == mate);
+            check_depths(deepest_allowed);
+        }
+    }
+}
+
+TEST_CASE("with several lines a mate in one line does not end the deepening", "[engine]") {
+    Recorder recorder;
+    Engine engine;
+    engine.set_listener(recorder.listener());
+    engine.set_multipv(2);
+    const Position root = parse(MateIn1);  // one mate; the second line is no mate
+    engine.set_game(Game(root));
+    run_search(engine, recorder, depth(9));
+    CHECK(reported_depths(recorder).back() == 9);
+    CHECK(recorder.last_info().score == mate_in(1));
 }
 
 TEST_CASE("a root without legal moves reports depth 0 and a null best move", "[engine]") {

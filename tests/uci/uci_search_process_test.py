@@ -304,6 +304,43 @@ def test_side_being_mated_gets_negative_mate(binary):
                   f"{position} go depth 8: score {final['kind']} {final['score']}, expected mate {n}")
 
 
+def test_proven_mate_ends_the_deepening(binary):
+    # Once a mate is proven, deeper iterations only repeat it in a moment each: the
+    # search used to race to depth 127 and print every depth (GUIs showed M1/127).
+    with Engine(binary) as e:
+        e.send("ucinewgame")
+        e.send(f"position fen {MATE_IN_2}")
+        lines, last = e.search("go depth 60")
+        depths = [i["depth"] for i in infos(lines)]
+        check(depths == sorted(depths) and max(depths) <= 12, f"go depth 60 on a mate in 2 printed depths {depths}")
+        final = infos(lines)[-1]
+        check((final["kind"], final["score"]) == ("mate", 2), f"last line {final['line']}")
+        check(best_move_of(last) == "g2g1", f"{last!r}, expected g2g1")
+
+        # A movetime far beyond this test's read timeout: the search returns with the mate.
+        e.send("ucinewgame")
+        e.send(f"position fen {MATE_IN_1}")
+        lines, last = e.search("go movetime 600000")
+        depths = [i["depth"] for i in infos(lines)]
+        check(max(depths) <= 4, f"go movetime on a mate in 1 printed depths {depths}")
+        check(best_move_of(last) == "h5f7", f"{last!r}, expected h5f7")
+
+        # go infinite and go mate keep the search going (bestmove waits for stop under
+        # go infinite), but print no depth the search did not reach.
+        for go in ("go infinite", "go mate 1"):
+            e.send("ucinewgame")
+            e.send(f"position fen {MATE_IN_2}")
+            e.send(go)
+            lines = e.read_for(0.5) if go == "go infinite" else []
+            if go == "go infinite":
+                check(not any(l.startswith("bestmove") for l in lines), "bestmove before stop under go infinite")
+                e.send("stop")
+            lines += e.read_until(lambda l: l.startswith("bestmove"))
+            depths = [i["depth"] for i in infos(lines)]
+            check(max(depths) <= 12, f"{go} on a mate in 2 printed depths {depths}")
+            check(best_move_of(lines[-1]) == "g2g1", f"{go}: {lines[-1]!r}, expected g2g1")
+
+
 # --- ponder -------------------------------------------------------------------------
 
 def test_ponder_then_ponderhit(binary):
@@ -892,6 +929,7 @@ TESTS = [
     test_go_mate,
     test_mate_in_n_with_go_depth,
     test_side_being_mated_gets_negative_mate,
+    test_proven_mate_ends_the_deepening,
     test_ponder_then_ponderhit,
     test_ponder_holds_bestmove_at_depth_limit,
     test_ponder_then_stop,
