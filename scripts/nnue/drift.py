@@ -4,9 +4,8 @@
     python3 scripts/nnue/drift.py --data FILE.abin NET1.anet NET2.anet ... [--positions N]
 
 The engine scales the net's output before the search sees it (search.cpp,
-Worker::evaluate): by (eval_scale_base + eval_scale_per_unit * material) / 1024, with
-material = 3 per knight or bishop, 5 per rook, 9 per queen, and by (200 - halfmove
-clock) / 200. Self-play stores the search's scores, so a net trained on them learns
+Worker::evaluate): by (800 + 12 per knight or bishop + 20 per rook + 36 per queen) /
+1024 and by (200 - halfmove clock) / 200 (search/tunables.h; train.engine_scale). Self-play stores the search's scores, so a net trained on them learns
 the scaled target, and the next engine scales it again. For each pair of consecutive
 nets (in the order given) this prints, per piece count, the least-squares slope of the
 later net's raw evaluation on the earlier one's (through the origin, positions whose
@@ -30,7 +29,6 @@ import abin  # noqa: E402
 import netfile  # noqa: E402
 import train  # noqa: E402
 
-SCALE_BASE, SCALE_PER_UNIT = 800, 4  # search/tunables.h: eval_scale_base, eval_scale_per_unit
 GROUPS = [(2, 5), (6, 9), (10, 13), (14, 17), (18, 21), (22, 25), (26, 29), (30, 32)]
 
 
@@ -50,13 +48,6 @@ def raw_evals(net_path, data, batch_size=16384) -> np.ndarray:
                                     sort_by_pieces=False, king_buckets=king_buckets)
             out.append((model(batch) * 400.0).numpy().astype(np.float64))
     return np.concatenate(out)
-
-
-def material_of(feats: np.ndarray) -> np.ndarray:
-    """3 per knight or bishop, 5 per rook, 9 per queen, of both sides."""
-    piece_type = np.where(feats == abin.PAD, -1, (feats.astype(np.int32) % 384) // 64)
-    values = np.array([0, 3, 3, 5, 9, 0])
-    return np.where(piece_type >= 0, values[np.clip(piece_type, 0, 5)], 0).sum(axis=1)
 
 
 def slope(x: np.ndarray, y: np.ndarray) -> str:
@@ -80,8 +71,7 @@ def main(argv=None) -> int:
     data = train.Dataset.load(args.data, args.positions, log=lambda *_: None)
     pieces = (data.feats != abin.PAD).sum(axis=1)
     records = abin.load_records(args.data, len(data))
-    halfmove = np.minimum(records["halfmove"].astype(np.float64), 100)
-    scale = (SCALE_BASE + SCALE_PER_UNIT * material_of(data.feats)) / 1024 * (200 - halfmove) / 200
+    scale = train.engine_scale(data.feats, records["halfmove"])
     stored = data.score.astype(np.float64)
     evals = [raw_evals(path, data) for path in args.nets]
     for i, path in enumerate(args.nets, 1):

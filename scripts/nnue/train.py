@@ -319,20 +319,24 @@ def start_from_net(model: PerspectiveNet, net: netfile.QuantNet) -> None:
 # ----------------------------------------------------------------------------- data
 
 
-# search/tunables.h: eval_scale_base, eval_scale_per_unit (tests/scripts/nnue_train_test.py
-# checks these against the header).
-EVAL_SCALE_BASE, EVAL_SCALE_PER_UNIT = 800, 4
+# search/tunables.h: eval_scale_base, eval_scale_minor, eval_scale_rook, eval_scale_queen,
+# eval_fifty_span (tests/scripts/nnue_train_test.py checks these against the header).
+EVAL_SCALE = {"eval_scale_base": 800, "eval_scale_minor": 12, "eval_scale_rook": 20, "eval_scale_queen": 36,
+              "eval_fifty_span": 200}
 
 
 def engine_scale(stm_features: np.ndarray, halfmove: np.ndarray) -> np.ndarray:
     """The factor by which the engine scales the net's output (search.cpp,
-    Worker::evaluate): (base + per_unit * material) / 1024 * (200 - min(halfmove, 100)) / 200,
-    material counting 3 per knight or bishop, 5 per rook and 9 per queen of both sides."""
+    Worker::evaluate): (base + minor * knights and bishops + rook * rooks + queen * queens)
+    / 1024 * (fifty_span - min(halfmove, 100)) / fifty_span, pieces of both sides."""
     piece_type = (stm_features.astype(np.int32) % 384) // 64
-    values = np.array([0, 3, 3, 5, 9, 0, 0], dtype=np.int32)
-    material = np.where(stm_features == PAD, 0, values[np.minimum(piece_type, 6)]).sum(axis=1)
+    k = EVAL_SCALE
+    values = np.array([0, k["eval_scale_minor"], k["eval_scale_minor"], k["eval_scale_rook"], k["eval_scale_queen"],
+                       0, 0], dtype=np.int32)
+    weights = np.where(stm_features == PAD, 0, values[np.minimum(piece_type, 6)]).sum(axis=1)
     clock = np.minimum(np.asarray(halfmove, dtype=np.float64), 100)
-    return (EVAL_SCALE_BASE + EVAL_SCALE_PER_UNIT * material) / 1024 * (200 - clock) / 200
+    span = k["eval_fifty_span"]
+    return (k["eval_scale_base"] + weights) / 1024 * (span - clock) / span
 
 
 class Dataset:

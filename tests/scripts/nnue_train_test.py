@@ -422,7 +422,7 @@ class LabelsTest(unittest.TestCase):
 
     def test_engine_scale_is_the_engines(self):
         header = (ROOT / "src" / "search" / "tunables.h").read_text()
-        for name, value in (("eval_scale_base", train.EVAL_SCALE_BASE), ("eval_scale_per_unit", train.EVAL_SCALE_PER_UNIT)):
+        for name, value in train.EVAL_SCALE.items():
             with self.subTest(name=name):
                 self.assertRegex(header, rf"X\({name},\s*{value},")
 
