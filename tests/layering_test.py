@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a header from a layer it may not use.
 
-Layers, lowest first: util, chess, syzygy, eval, search, then uci and tools side by
-side: both drive the search's engine facade, the text protocol and the command-line
-tools never each other. main.cpp may include anything.
+Layers, lowest first: util, chess, then syzygy, eval and winnability (each needs only
+the rules core), search, then uci and tools side by side: both drive the search's engine
+facade, the text protocol and the command-line tools never each other. main.cpp may
+include anything.
+
+winnability, the FIDE dead-position and flag-fall decider, stands above the rules core:
+chess never includes it (Game::status takes its verdict as an argument). It costs up to
+tens of milliseconds a position, so it is for answering a user (uci's `d`) and for the
+tools, not for the search, the evaluation or the tablebase prober.
 """
 import pathlib
 import re
@@ -15,9 +21,10 @@ ALLOWED = {
     "chess": ["util"],
     "syzygy": ["util", "chess"],
     "eval": ["util", "chess"],
+    "winnability": ["util", "chess"],
     "search": ["util", "chess", "syzygy", "eval"],
-    "uci": ["util", "chess", "syzygy", "eval", "search"],
-    "tools": ["util", "chess", "syzygy", "eval", "search"],
+    "uci": ["util", "chess", "syzygy", "eval", "search", "winnability"],
+    "tools": ["util", "chess", "syzygy", "eval", "search", "winnability"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

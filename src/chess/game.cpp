@@ -42,23 +42,14 @@ int Game::occurrences(size_t ply) const {
     return count;
 }
 
-GameStatus Game::status(DeadTest test) const {
-    if (test == DeadTest::Quick) return status_of(nullptr);
-    const Winnability current = winnability(position());
-    return status_of(&current);
-}
-
-GameStatus Game::status(const Winnability& current) const { return status_of(&current); }
-
-GameStatus Game::status_of(const Winnability* current) const {
+GameStatus Game::status(bool current_dead) const {
     const size_t last = positions_.size() - 1;
     for (size_t ply = 0; ply <= last; ++ply) {
         const Position& pos = positions_[ply];
         if (ply == last && !has_legal_move(pos))
             return pos.in_check() ? GameStatus::Checkmate : GameStatus::Stalemate;
         if (is_dead_position(pos)) return GameStatus::DeadPosition;
-        if (ply == last && current && current->white == Winnable::No && current->black == Winnable::No)
-            return GameStatus::DeadPosition;
+        if (ply == last && current_dead) return GameStatus::DeadPosition;
         if (occurrences(ply) >= 5) return GameStatus::FivefoldRepetition;
         // FIDE 9.6.2: 75 moves by each player without capture or pawn move; a mate on
         // the last of them takes precedence (the checkmate test above came first).

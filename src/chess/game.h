@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "chess/position.h"
-#include "chess/winnability.h"
 
 namespace arbiter {
 
@@ -50,23 +49,18 @@ public:
     // the game there, even if moves were played after it. Otherwise the current
     // position is checked for the claimable draws.
     //
-    // Dead positions: Quick is the cheap, incomplete test (is_dead_position) on every
-    // position, for hot paths such as data generation. Full adds the winnability
-    // decider (winnability.h) on the current position: every successor of a dead
-    // position is dead, so a game that went through a dead position is dead now, and
-    // one decider call covers the whole history. (The ply at which the game died may
-    // then be unknown; when a fivefold repetition or the 75-move rule came between,
-    // either token names a draw that ended the game.)
-    enum class DeadTest { Quick, Full };
-    GameStatus status(DeadTest test = DeadTest::Quick) const;
-    // The Full status with the current position's winnability already known (`d`
-    // prints it too, and a decider call costs up to tens of milliseconds).
-    GameStatus status(const Winnability& current) const;
+    // Dead positions: the rules core's own test (is_dead_position) runs on every
+    // position; it is cheap and incomplete. `current_dead` is a verdict from above on
+    // the current position, such as the winnability decider's (src/winnability/),
+    // which proves many more positions dead but costs up to tens of milliseconds:
+    // every successor of a dead position is dead, so a game that went through a dead
+    // position is dead now, and one verdict on the current position covers the whole
+    // history. (The ply at which the game died may then be unknown; when a fivefold
+    // repetition or the 75-move rule came between, either token names a draw that
+    // ended the game.)
+    GameStatus status(bool current_dead = false) const;
 
 private:
-    // `current`: the current position's winnability for the Full test, or nullptr.
-    GameStatus status_of(const Winnability* current) const;
-
     std::vector<Position> positions_;
     std::vector<Move> moves_;
 };

@@ -52,11 +52,11 @@ public:
 
     // The position after a legal move. The move must be legal here.
     Position apply(Move move) const;
-    // apply() without the check information, for the winnability decider, which
-    // looks at most children only for their men and key and learns of a check from
-    // gives_check() on the parent: checkers() and pinned() read as empty (and
-    // in_check() as false) until add_check_info() computes them; legal move
-    // generation needs them. Everything else, the key and the en passant square
+    // apply() without the check information, for a search that looks at most
+    // children only for their men and key and learns of a check from gives_check()
+    // on the parent (the winnability decider's): checkers() and pinned() read as
+    // empty (and in_check() as false) until add_check_info() computes them; legal
+    // move generation needs them. Everything else, the key and the en passant square
     // included, is as apply() leaves it.
     Position apply_board(Move move) const;
     // apply(move).key() without making the move, except after a double pawn push

@@ -10,7 +10,6 @@
 #include "chess/movegen.h"
 #include "chess/notation.h"
 #include "chess/perft.h"
-#include "chess/winnability.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "search/bench.h"
@@ -19,6 +18,7 @@
 #include "search/wdl.h"
 #include "syzygy/probe.h"
 #include "util/strings.h"
+#include "winnability/winnability.h"
 
 #ifndef ARBITER_VERSION
 #define ARBITER_VERSION "dev"
@@ -346,8 +346,10 @@ void Session::cmd_display() {
     if (!checkers.empty()) checkers.pop_back();
     // FIDE 6.9: a side whose flag falls loses unless the opponent cannot checkmate by
     // any series of legal moves; `Winnable` tells an arbiter or a GUI which side can.
-    const Winnability w = winnability(pos);
-    const auto word = [](Winnable x) { return x == Winnable::Yes ? "yes" : x == Winnable::No ? "no" : "unknown"; };
+    const winnability::Winnability w = winnability::decide(pos);
+    const auto word = [](winnability::Winnable x) {
+        return x == winnability::Winnable::Yes ? "yes" : x == winnability::Winnable::No ? "no" : "unknown";
+    };
     // The tables' verdict from the side to move's view, when the position is in them.
     // It comes before Winnable, which stays the last line (scripts read up to it).
     std::string tablebase;
@@ -358,7 +360,7 @@ void Session::cmd_display() {
     }
     println(fmt::format("{}\nFen: {}\nKey: {:016X}\nCheckers: {}\nStatus: {}\n{}Winnable: white {}, black {}",
                         board_diagram(game_.position()), pos.fen(), pos.key(), checkers,
-                        status_token(game_.status(w)), tablebase, word(w.white), word(w.black)));
+                        status_token(game_.status(w.dead())), tablebase, word(w.white), word(w.black)));
 }
 
 void Session::cmd_eval() {

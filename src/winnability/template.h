@@ -2,7 +2,7 @@
 // Helpmate playouts towards a composed mating position, for the winnability decider
 // (winnability.h).
 //
-// The guided playouts (winnability_helpmate.h) steer towards a target square and let
+// The guided playouts (helpmate.h) steer towards a target square and let
 // the last moves fall into place; that rarely finds the mates of the minor pieces,
 // where the loser's own piece must stand on the one flight square the winner leaves
 // (KB v KN: Ka8, Na7, Kc7, Bb7#). Here a playout first composes such a position: the
@@ -20,7 +20,7 @@
 
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 class TemplateHelpmates {
 public:
@@ -52,4 +52,4 @@ private:
     Bitboard targets_ = 0;
 };
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

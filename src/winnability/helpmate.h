@@ -17,7 +17,7 @@
 #include "chess/move.h"
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // Plays guided games from `root` until one ends in a mate of `~winner`. Each run()
 // makes about `budget` more positions (playouts are cut at a slice's end and the next
@@ -44,4 +44,4 @@ private:
     Bitboard region_ = 0, mate_squares_ = 0, edges_ = 0;
 };
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

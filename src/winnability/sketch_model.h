@@ -1,5 +1,5 @@
 #pragma once
-// The abstraction the static proof of winnability_sketch.h works on, shared by its
+// The abstraction the static proof of sketch.h works on, shared by its
 // files: a sketch holds the pawns exactly, and every other piece as the set of
 // squares it may stand on. Internal to the winnability decider.
 
@@ -11,7 +11,7 @@
 #include "chess/bitboard.h"
 #include "chess/types.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // A piece other than a king or pawn, known only by the squares it may stand on.
 // Left uninitialised by default, so that a sketch's unused slots cost nothing.
@@ -21,7 +21,7 @@ namespace arbiter::winnability_detail {
 // unit's attacks, the king's neighbourhood but where the piece's own pawns guard, a
 // pawn's attacks); from then on false in every later sketch, as the piece may have
 // been taken. Promoted pieces are never safe. A safe piece may be counted on to
-// guard (winnability_sketch.cpp).
+// guard (sketch.cpp).
 struct Unit {
     Bitboard where;
     PieceType type;
@@ -44,7 +44,7 @@ constexpr int MaxUnits = 40;
 // only the units in use, as the search copies a sketch at every event and most hold
 // a handful of units out of MaxUnits.
 //
-// A *loose pair* (winnability_loose.cpp) is a white and a black pawn facing each
+// A *loose pair* (loose.cpp) is a white and a black pawn facing each
 // other on a file that can never capture nor be pushed past each other: `loose[c]`
 // holds every square c's pawn of such a pair may stand on, and the pawns stand
 // somewhere in it. Loose pawns are no obstacle to pieces or kings, so one sketch
@@ -110,10 +110,10 @@ inline Bitboard king_neighbourhood(Bitboard b) {
 }
 
 // Whether the sketch's loose pairs still behave as it assumes; when an event breaks
-// this, the proof must give up (winnability_loose.cpp).
+// this, the proof must give up (loose.cpp).
 bool loose_pairs_hold(const Sketch& s);
 
 // Turns the pawn pairs of `s` that qualify into loose pairs; false if none does.
 bool loosen_pairs(Sketch& s);
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

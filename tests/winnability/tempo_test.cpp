@@ -1,4 +1,4 @@
-// The pawn race of the winnability decider (winnability_tempo.h): a winner whose king
+// The pawn race of the winnability decider (tempo.h): a winner whose king
 // and pieces can never move has its pawn moves and nothing else, and runs out of them
 // before any mating net can close. It must fire where the vectors say the winner
 // cannot mate, and never where a mate exists.
@@ -12,12 +12,12 @@
 #include "random_games.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
-#include "chess/winnability.h"
-#include "chess/winnability_sketch.h"
-#include "chess/winnability_tempo.h"
+#include "winnability/winnability.h"
+#include "winnability/sketch.h"
+#include "winnability/tempo.h"
 
 using namespace arbiter;
-using winnability_detail::pawn_race_cannot_mate;
+using namespace arbiter::winnability;
 
 namespace {
 
@@ -41,14 +41,14 @@ TEST_CASE("a king shut in on b8 runs out of pawn moves before it can mate", "[wi
         INFO(fen);
         const Position pos = test::parse_fen(fen);
         // The sketch counts no tempo: it cannot prove this.
-        CHECK_FALSE(winnability_detail::sketch_proves_no_mate(pos, Black, 300, 1200));
+        CHECK_FALSE(winnability::sketch_proves_no_mate(pos, Black, 300, 1200));
         CHECK(pawn_race_cannot_mate(pos, Black));
         CHECK(can_win(pos, Black) == Winnable::No);
         // White's king is free: the race is not for White.
         CHECK_FALSE(pawn_race_cannot_mate(pos, White));
     }
     // White, freed of the other side's search, still finds its long mate.
-    const Winnability both = winnability(test::parse_fen("1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 w - - 0 1"));
+    const Winnability both = decide(test::parse_fen("1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 w - - 0 1"));
     CHECK(both.white == Winnable::Yes);
     CHECK(both.black == Winnable::No);
 }

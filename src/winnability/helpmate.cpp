@@ -1,15 +1,15 @@
-#include "chess/winnability_helpmate.h"
+#include "winnability/helpmate.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 
 #include "chess/movegen.h"
-#include "chess/winnability_search.h"
-#include "chess/winnability_sketch.h"
+#include "winnability/search.h"
+#include "winnability/sketch.h"
 #include "util/static_vector.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -232,4 +232,4 @@ bool GuidedHelpmates::play(const Plan& plan) {
     return false;
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -11,22 +11,22 @@
 
 #include "test_support.h"
 #include "random_games.h"
+#include "chess/game.h"
 #include "chess/movegen.h"
-#include "chess/winnability.h"
-#include "chess/winnability_sketch.h"
-#include "chess/winnability_template.h"
+#include "chess/notation.h"
+#include "winnability/winnability.h"
+#include "winnability/sketch.h"
+#include "winnability/template.h"
 
 using namespace arbiter;
+using namespace arbiter::winnability;
 
 namespace {
 
 Winnable white_wins(std::string_view fen) { return can_win(test::parse_fen(fen), White); }
 Winnable black_wins(std::string_view fen) { return can_win(test::parse_fen(fen), Black); }
 
-bool dead(std::string_view fen) {
-    const Winnability w = winnability(test::parse_fen(fen));
-    return w.white == Winnable::No && w.black == Winnable::No;
-}
+bool dead(std::string_view fen) { return decide(test::parse_fen(fen)).dead(); }
 
 using Vector = test::UnwinnabilityVector;
 
@@ -45,6 +45,23 @@ TEST_CASE("finished games", "[winnability]") {
         CHECK(dead("k7/P1K5/8/8/8/8/8/8 b - - 0 1"));
         CHECK(dead("7k/7p/7P/8/8/6q1/5q2/7K w - - 0 1"));
     }
+}
+
+TEST_CASE("the decider's verdict ends a game the rules core's own test leaves open", "[winnability]") {
+    // Locked pawns, and bishops that never reach a square of the other colour.
+    Game game(test::parse_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"));
+    CHECK(game.status() == GameStatus::Ongoing);
+    CHECK(game.status(decide(game.position()).dead()) == GameStatus::DeadPosition);
+    // Moves after the death change nothing: the game stays dead.
+    for (std::string_view text : {"c1d2", "c8d7"}) {
+        const std::optional<Move> move = parse_uci(game.position(), text);
+        REQUIRE(move);
+        game.play(*move);
+    }
+    CHECK(game.status(decide(game.position()).dead()) == GameStatus::DeadPosition);
+    // With a knight the same structure is alive.
+    const Game alive(test::parse_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2N1K3 w - - 0 1"));
+    CHECK(alive.status(decide(alive.position()).dead()) == GameStatus::Ongoing);
 }
 
 TEST_CASE("material that cannot mate", "[winnability]") {
@@ -112,7 +129,7 @@ TEST_CASE("locked pawns and colour complexes", "[winnability]") {
     // Black's one dark bishop cannot plug all the dark flight squares of its king.
     CHECK(dead("2k5/b7/8/p1p1p1p1/P1P1P1P1/8/6B1/4K3 w - - 0 1"));
     // An open file lets the kings through: not dead.
-    const Winnability open = winnability(test::parse_fen("8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - - 0 1"));
+    const Winnability open = decide(test::parse_fen("8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - - 0 1"));
     CHECK(open.white != Winnable::No);
     CHECK(open.black != Winnable::No);
 }
@@ -123,7 +140,7 @@ TEST_CASE("a caged king guards the pawns around it", "[winnability]") {
     // reach a pawn of the other side, White's king never helps its bishop, and Black's
     // bishop cannot check a1 through b2.
     const Position caged = test::parse_fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1");
-    for (Color c : {White, Black}) CHECK(winnability_detail::sketch_proves_no_mate(caged, c, 300));
+    for (Color c : {White, Black}) CHECK(winnability::sketch_proves_no_mate(caged, c, 300));
     // With the king on c1 instead it may walk away: b2 falls, Black's b-pawn runs,
     // and Black can mate.
     CHECK(black_wins("k7/1b6/8/8/8/1pB5/pP6/2K5 w - - 0 1") == Winnable::Yes);
@@ -134,9 +151,9 @@ TEST_CASE("a caged knight guards and a caged piece blocks for ever", "[winnabili
     // a4 knight guards c5, so Black's king can never take it (and Black's a5 knight
     // guards b3 alike); nothing else can ever change the pawns.
     const Position guarded = test::parse_fen("k7/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/K1B5 w - - 0 1");
-    for (Color c : {White, Black}) CHECK(winnability_detail::sketch_proves_no_mate(guarded, c, 300));
+    for (Color c : {White, Black}) CHECK(winnability::sketch_proves_no_mate(guarded, c, 300));
     // Without White's knight c5 falls, and either side can mate.
-    const Winnability unguarded = winnability(test::parse_fen("k7/1p6/1Pp5/n1P5/2p5/1pP5/1P6/K1B4N w - - 0 1"));
+    const Winnability unguarded = decide(test::parse_fen("k7/1p6/1Pp5/n1P5/2p5/1pP5/1P6/K1B4N w - - 0 1"));
     CHECK(unguarded.white == Winnable::Yes);
     CHECK(unguarded.black == Winnable::Yes);
     // The knights on e8 and g8 (and Black's bishop on c8) can never move nor be
@@ -144,9 +161,9 @@ TEST_CASE("a caged knight guards and a caged piece blocks for ever", "[winnabili
     // on the sixth rank, and White's dark bishop never reaches a square a Black pawn
     // could take it on.
     const Position blocked = test::parse_fen("N1b1N1N1/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1");
-    for (Color c : {White, Black}) CHECK(winnability_detail::sketch_proves_no_mate(blocked, c, 300));
+    for (Color c : {White, Black}) CHECK(winnability::sketch_proves_no_mate(blocked, c, 300));
     // Without the g8 knight, g7 promotes and h6 falls: either side can mate.
-    const Winnability open = winnability(test::parse_fen("N1b1N3/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1"));
+    const Winnability open = decide(test::parse_fen("N1b1N3/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1"));
     CHECK(open.white == Winnable::Yes);
     CHECK(open.black == Winnable::Yes);
 }
@@ -157,10 +174,10 @@ TEST_CASE("a walled-in bishop guards the squares next to it", "[winnability]") {
     // there): White's e4 bishop guards d5 and f5, Black's e5 bishop d4 and f4, so
     // neither king can take a pawn and the pawns stay locked for ever.
     const Position walled = test::parse_fen("1k6/8/3p1p2/3PbP2/2KpBp2/3P1P2/2B5/8 b - - 0 1");
-    for (Color c : {White, Black}) CHECK(winnability_detail::sketch_proves_no_mate(walled, c, 300));
+    for (Color c : {White, Black}) CHECK(winnability::sketch_proves_no_mate(walled, c, 300));
     // Without Black's bishop, d4 and f4 fall to White's king, the pawns come apart,
     // and either side can mate.
-    const Winnability open = winnability(test::parse_fen("1k6/8/3p1p2/3P1P2/2KpBp2/3P1P2/2B5/8 b - - 0 1"));
+    const Winnability open = decide(test::parse_fen("1k6/8/3p1p2/3P1P2/2KpBp2/3P1P2/2B5/8 b - - 0 1"));
     CHECK(open.white == Winnable::Yes);
     CHECK(open.black == Winnable::Yes);
 }
@@ -170,9 +187,9 @@ TEST_CASE("an undecided side gets the static proof again with more sketches", "[
     // its own pawn never moves, so Black never mates; the proof takes over 600
     // sketches, more than the first try at the root may explore.
     const Position walled = test::parse_fen("1k6/1p6/1P6/BP6/BP6/1P6/2K5/8 w - - 0 1");
-    CHECK_FALSE(winnability_detail::sketch_proves_no_mate(walled, Black, 300));
+    CHECK_FALSE(winnability::sketch_proves_no_mate(walled, Black, 300));
     CHECK(can_win(walled, Black) == Winnable::No);
-    CHECK(winnability(walled).black == Winnable::No);
+    CHECK(decide(walled).black == Winnable::No);
     // Without the a4 bishop, b5 and b3 fall, Black's b-pawn gets free, and Black can mate.
     CHECK(black_wins("1k6/1p6/1P6/BP6/1P6/1P6/2K5/8 w - - 0 1") == Winnable::Yes);
 }
@@ -182,7 +199,7 @@ TEST_CASE("a king's capture that stalemates leads nowhere", "[winnability]") {
     // stand where they could take). Black's king taking g2 or h5 stalemates White, so
     // the pawns never change and White, with no piece, never mates.
     const Position boxed = test::parse_fen("8/b7/7p/2b2p1P/5p1K/5Pp1/6P1/5k2 b - - 0 1");
-    CHECK(winnability_detail::sketch_proves_no_mate(boxed, White, 300));
+    CHECK(winnability::sketch_proves_no_mate(boxed, White, 300));
     // Without the g2 pawn White's king gets out, and White can mate.
     CHECK(white_wins("8/b7/7p/2b2p1P/5p1K/5Pp1/8/5k2 b - - 0 1") == Winnable::Yes);
 }
@@ -191,13 +208,13 @@ TEST_CASE("a loser with only king moves must step next to the mating square firs
     // Black mates on h4 only with h3 covered, which only its king can do (from h2),
     // and White's king only comes to h4 from h3: next to Black's king. So no mate.
     const Position boxed = test::parse_fen("8/b7/7p/2b2p1P/5p1K/5Pp1/6P1/5k2 b - - 0 1");
-    CHECK(winnability_detail::sketch_proves_no_mate(boxed, Black, 300));
+    CHECK(winnability::sketch_proves_no_mate(boxed, Black, 300));
     CHECK(dead("8/b7/7p/2b2p1P/5p1K/5Pp1/6P1/5k2 b - - 0 1"));
     // With a pawn to push White has tempo moves: Kh2, a3, Be7#.
     CHECK(black_wins("8/b7/7p/2b2p1P/5p1K/5Pp1/P5P1/5k2 b - - 0 1") == Winnable::Yes);
     // The mate at once is the exception: Bd8#.
     const Position at_once = test::parse_fen("8/2b5/7p/5p1P/5p1K/5Pp1/6Pk/8 b - - 0 1");
-    CHECK_FALSE(winnability_detail::sketch_proves_no_mate(at_once, Black, 300));
+    CHECK_FALSE(winnability::sketch_proves_no_mate(at_once, Black, 300));
     CHECK(can_win(at_once, Black) == Winnable::Yes);
 }
 
@@ -209,11 +226,11 @@ TEST_CASE("a king does not walk through its own walled-in bishop", "[winnability
     // b7 or d7: White cannot mate.
     const Position walled = test::parse_fen("1b1k4/p1p1pBp1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1");
     // (Too many pawn configurations for the exact sketches: the loose pairs prove it.)
-    CHECK(winnability_detail::sketch_proves_no_mate(walled, White, 300, 1200));
+    CHECK(winnability::sketch_proves_no_mate(walled, White, 300, 1200));
     CHECK(dead("1b1k4/p1p1pBp1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1"));
     // Without the a7 pawn the bishop gets out, the king passes, and White can mate.
     const Position open = test::parse_fen("1b1k4/2p1pBp1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1");
-    CHECK_FALSE(winnability_detail::sketch_proves_no_mate(open, White, 300, 1200));
+    CHECK_FALSE(winnability::sketch_proves_no_mate(open, White, 300, 1200));
     CHECK(can_win(open, White) == Winnable::Yes);
 }
 
@@ -234,7 +251,7 @@ TEST_CASE("a few moves to a locked position are searched through", "[winnability
     // Black's pawn pushes are forced into a fortress (labelled dead by the vectors).
     CHECK(dead("8/8/8/1k3p1p/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1"));
     // The same idea with one pawn further back leaves a way to mate for both.
-    const Winnability live = winnability(test::parse_fen("8/8/7p/1k3p2/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1"));
+    const Winnability live = decide(test::parse_fen("8/8/7p/1k3p2/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1"));
     CHECK(live.white != Winnable::No);
     CHECK(live.black != Winnable::No);
 }
@@ -244,19 +261,19 @@ TEST_CASE("loose pawn pairs fold their pushes into ranges", "[winnability]") {
     // many pawn configurations for the exact sketch, one sketch with loose pairs.
     const Position walls = test::parse_fen("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1");
     for (Color c : {White, Black}) {
-        CHECK_FALSE(winnability_detail::sketch_proves_no_mate(walls, c, 300));
-        CHECK(winnability_detail::sketch_proves_no_mate(walls, c, 300, 1200));
+        CHECK_FALSE(winnability::sketch_proves_no_mate(walls, c, 300));
+        CHECK(winnability::sketch_proves_no_mate(walls, c, 300, 1200));
     }
     CHECK(dead("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1"));
     // Black's king can take the loose h4 pawn (it stands inside the pair's range
     // already); then Black's h-pawn runs, g2xh3 frees White's, which queens and mates.
     const char* broken = "8/8/6kp/5p2/3p1P1P/1p1P1Pp1/1P4P1/1K6 w - - 0 1";
-    CHECK_FALSE(winnability_detail::sketch_proves_no_mate(test::parse_fen(broken), White, 300, 1200));
+    CHECK_FALSE(winnability::sketch_proves_no_mate(test::parse_fen(broken), White, 300, 1200));
     CHECK(white_wins(broken) == Winnable::Yes);
 }
 
 TEST_CASE("composed mates of the minor pieces", "[winnability]") {
-    using winnability_detail::TemplateHelpmates;
+    using winnability::TemplateHelpmates;
     // The loser's own piece must stand on the one flight square left (KB v KN:
     // Ka8, Na7, Kc7, Bb7#): composed first, then walked to. The guided playouts
     // towards a square alone do not find these within such a budget.
@@ -274,7 +291,7 @@ TEST_CASE("composed mates of the minor pieces", "[winnability]") {
 }
 
 TEST_CASE("the loser's men that spoil a composed mate go elsewhere", "[winnability]") {
-    using winnability_detail::TemplateHelpmates;
+    using winnability::TemplateHelpmates;
     // KN v KQQ: only Kh8, Ph7, Kf8, Nf7# with both queens out of the way, which the
     // composed pictures rarely give unless the queens that answer the check move away.
     CHECK(TemplateHelpmates(test::parse_fen("7k/7p/8/8/8/8/5q2/5qNK b - - 0 1"), White).run(100000));
@@ -291,7 +308,7 @@ TEST_CASE("the side left open gets an exhaustive search of its own", "[winnabili
     for (std::string_view fen : {"8/5p1p/k4p2/1p1p1PpP/1P1P2P1/8/8/K7 b - - 0 1",
                                  "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1"}) {
         INFO(fen);
-        const Winnability w = winnability(test::parse_fen(fen));
+        const Winnability w = decide(test::parse_fen(fen));
         CHECK(w.white == Winnable::Yes);
         CHECK(w.black == Winnable::Yes);
     }
@@ -301,10 +318,10 @@ TEST_CASE("where the pawns make the play the exhaustive search gets most of the 
     // Black's king walks to eat a White pawn, and its own pawn behind runs through to
     // mate White's king, walled in by its own pawns: found by the exhaustive search
     // only, with the larger share that pawn play gives it.
-    CHECK(winnability(test::parse_fen("k7/p1p1p3/8/8/8/6p1/P1P1P1Pp/7K w - - 0 1")).black == Winnable::Yes);
-    CHECK(winnability(test::parse_fen("k7/Pp1p1p1p/1P6/8/8/8/3P1PKP/8 w - - 0 1")).black == Winnable::Yes);
+    CHECK(decide(test::parse_fen("k7/p1p1p3/8/8/8/6p1/P1P1P1Pp/7K w - - 0 1")).black == Winnable::Yes);
+    CHECK(decide(test::parse_fen("k7/Pp1p1p1p/1P6/8/8/8/3P1PKP/8 w - - 0 1")).black == Winnable::Yes);
     // And the search finishes in time to prove that Black can never mate.
-    const Winnability w = winnability(test::parse_fen("1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 w - - 0 1"));
+    const Winnability w = decide(test::parse_fen("1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 w - - 0 1"));
     CHECK(w.white == Winnable::Yes);
     CHECK(w.black == Winnable::No);
 }
@@ -313,7 +330,7 @@ TEST_CASE("a side decided early leaves some of its budget to the other", "[winna
     // Black's mate is found early; White's bishop mates only with Black's own men on
     // its king's flights, which the composed mates find only with more than one
     // side's budget.
-    const Winnability w = winnability(test::parse_fen("8/8/8/8/4k3/1B3p2/8/5K2 w - - 0 1"));
+    const Winnability w = decide(test::parse_fen("8/8/8/8/4k3/1B3p2/8/5K2 w - - 0 1"));
     CHECK(w.white == Winnable::Yes);
     CHECK(w.black == Winnable::Yes);
 }
@@ -338,7 +355,7 @@ TEST_CASE("winnability of the reference vectors", "[winnability][vectors]") {
             continue;
         }
         ++read;
-        const Winnability w = winnability(*result.position);
+        const Winnability w = decide(*result.position);
         const std::string got{verdict(w.white, 'W'), verdict(w.black, 'B')};
         // Wrong: a side that can mate called unable, or a Yes where the label says no.
         const bool white_wrong = (v.label[0] == 'W') != (got[0] == 'W') && got[0] != '?';
@@ -365,7 +382,7 @@ TEST_CASE("winnability of the reference vectors", "[winnability][vectors]") {
 }
 
 TEST_CASE("both sides at once agree with each side on its own", "[winnability]") {
-    // winnability() shares one exhaustive search between the sides; a side's answer
+    // decide() shares one exhaustive search between the sides; a side's answer
     // may be Unknown in one and decided in the other, never Yes in one and No in the
     // other.
     const std::vector<Vector> vectors = test::unwinnability_vectors();
@@ -374,7 +391,7 @@ TEST_CASE("both sides at once agree with each side on its own", "[winnability]")
         FenResult result = Position::from_fen(vectors[i].fen, false, FenCheck::Playable);
         if (!result.position) continue;
         INFO(vectors[i].fen);
-        const Winnability both = winnability(*result.position);
+        const Winnability both = decide(*result.position);
         for (Color c : {White, Black}) {
             const Winnable alone = can_win(*result.position, c);
             const Winnable shared = c == White ? both.white : both.black;
@@ -397,11 +414,11 @@ TEST_CASE("an answer does not depend on the questions asked before it", "[winnab
     REQUIRE(positions.size() > 100);
     std::vector<std::string> forward(positions.size()), backward(positions.size());
     for (size_t i = 0; i < positions.size(); ++i) {
-        const Winnability w = winnability(positions[i]);
+        const Winnability w = decide(positions[i]);
         forward[i] = {verdict(w.white, 'W'), verdict(w.black, 'B')};
     }
     for (size_t i = positions.size(); i-- > 0;) {
-        const Winnability w = winnability(positions[i]);
+        const Winnability w = decide(positions[i]);
         backward[i] = {verdict(w.white, 'W'), verdict(w.black, 'B')};
     }
     for (size_t i = 0; i < positions.size(); ++i) {
@@ -439,7 +456,7 @@ TEST_CASE("No is never followed by a mate in random games", "[winnability]") {
             const bool together = ply % 8 == 4;
             if (asked != (pos.key() ^ uint64_t(ply))) {
                 asked = pos.key() ^ uint64_t(ply);
-                if (together) both = winnability(pos, Budget);
+                if (together) both = decide(pos, Budget);
                 ++checked;
             }
             const Winnable w = !together ? can_win(pos, c, Budget) : c == White ? both.white : both.black;

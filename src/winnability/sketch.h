@@ -20,7 +20,7 @@
 
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // Whether the sketch analysis proves that `winner` can never checkmate from `pos`.
 // Gives up (false) after exploring `max_sketches` sketches with the pawns exact,
@@ -39,4 +39,4 @@ void forget_proofs();
 // do now: a guide for the helpmate search, not a proof of anything.
 Bitboard sketch_mate_squares(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

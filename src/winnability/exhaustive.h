@@ -1,7 +1,7 @@
 #pragma once
 // The exhaustive search of the winnability decider (winnability.h): every position
 // reachable from the root by legal moves, except beyond positions where the static
-// proof (winnability_sketch.h) settles the question, looking for a mate.
+// proof (sketch.h) settles the question, looking for a mate.
 //
 // One search serves both sides at once. Each position waiting to be expanded carries
 // the set of sides it is still searched for: a side leaves it where the static proof
@@ -18,9 +18,9 @@
 
 #include "chess/move.h"
 #include "chess/position.h"
-#include "chess/winnability.h"
+#include "winnability/winnability.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 class PositionSet;
 
@@ -48,7 +48,7 @@ public:
     // A position waiting to be expanded, as a move from an expanded one: 8 bytes
     // instead of the position's 176, as most of a search's positions wait (a
     // depth-first search leaves every sibling of its path behind). Public for the
-    // thread's storage of the search (winnability_exhaustive.cpp).
+    // thread's storage of the search (exhaustive.cpp).
     struct Pending {
         uint32_t parent; // into expanded_
         Move move;
@@ -74,4 +74,4 @@ private:
     size_t next_move_ = 0;
 };
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -1,14 +1,14 @@
-#include "chess/winnability_exhaustive.h"
+#include "winnability/exhaustive.h"
 
 #include <algorithm>
 #include <array>
 
 #include "chess/movegen.h"
-#include "chess/winnability_minor.h"
-#include "chess/winnability_search.h"
-#include "chess/winnability_sketch.h"
+#include "winnability/minor.h"
+#include "winnability/search.h"
+#include "winnability/sketch.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -249,4 +249,4 @@ void ExhaustiveSearch::run(uint64_t budget) {
     }
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

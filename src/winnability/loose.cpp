@@ -1,12 +1,12 @@
-// Loose pairs for the sketch proof (winnability_sketch_model.h): a white and a black
+// Loose pairs for the sketch proof (sketch_model.h): a white and a black
 // pawn facing each other on a file, each free to stand anywhere between where they
 // stand now. One sketch then stands for every way of pushing them, where the exact
 // sketches would need one per configuration (four such files give over a thousand).
 
 #include "chess/attacks.h"
-#include "chess/winnability_sketch_model.h"
+#include "winnability/sketch_model.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -86,4 +86,4 @@ bool loosen_pairs(Sketch& s) {
     return any;
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -7,7 +7,7 @@
 
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // Whether `side` has, besides its king, one knight or bishop, or only bishops all on
 // squares of one colour (so no pawn, nothing to promote: for ever).
@@ -17,4 +17,4 @@ bool has_lone_minors(const Position& pos, Color side);
 // nothing; always false without lone minors.
 bool lone_minor_cannot_mate(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -1,31 +1,18 @@
-#include "chess/winnability.h"
+#include "winnability/winnability.h"
 
 #include <cstdint>
 #include <optional>
 
 #include "chess/movegen.h"
-#include "chess/winnability_exhaustive.h"
-#include "chess/winnability_helpmate.h"
-#include "chess/winnability_minor.h"
-#include "chess/winnability_search.h"
-#include "chess/winnability_sketch.h"
-#include "chess/winnability_tempo.h"
-#include "chess/winnability_template.h"
+#include "winnability/exhaustive.h"
+#include "winnability/helpmate.h"
+#include "winnability/minor.h"
+#include "winnability/search.h"
+#include "winnability/sketch.h"
+#include "winnability/tempo.h"
+#include "winnability/template.h"
 
-namespace arbiter {
-
-using winnability_detail::ExhaustiveSearch;
-using winnability_detail::GuidedHelpmates;
-using winnability_detail::helpmate_order;
-using winnability_detail::mates;
-using winnability_detail::HelpmateSearch;
-using winnability_detail::side_bit;
-using winnability_detail::Sides;
-using winnability_detail::forget_proofs;
-using winnability_detail::lone_minor_cannot_mate;
-using winnability_detail::pawn_race_cannot_mate;
-using winnability_detail::sketch_proves_no_mate;
-using winnability_detail::TemplateHelpmates;
+namespace arbiter::winnability {
 
 namespace {
 
@@ -257,7 +244,7 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     return result[winner];
 }
 
-Winnability winnability(const Position& pos, uint64_t budget) {
+Winnability decide(const Position& pos, uint64_t budget) {
     forget_proofs();
     bool raced[2] = {false, false};
     Winnable result[2] = {quick_answer(pos, White, budget, raced[White]), quick_answer(pos, Black, budget, raced[Black])};
@@ -278,4 +265,4 @@ Winnability winnability(const Position& pos, uint64_t budget) {
     return {result[White], result[Black]};
 }
 
-} // namespace arbiter
+} // namespace arbiter::winnability

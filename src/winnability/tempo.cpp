@@ -1,11 +1,11 @@
-#include "chess/winnability_tempo.h"
+#include "winnability/tempo.h"
 
 #include <cstdint>
 #include <vector>
 
 #include "chess/attacks.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // The proof in two steps.
 //
@@ -394,4 +394,4 @@ bool pawn_race_cannot_mate(const Position& pos, Color winner) {
     return race.run();
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -1,11 +1,11 @@
-#include "chess/winnability_search.h"
+#include "winnability/search.h"
 
 #include <algorithm>
 #include <array>
 
 #include "chess/movegen.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -115,4 +115,4 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
     return false;
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -7,12 +7,12 @@
 // may promote) known only as the set of squares it may stand on, finds every position
 // the race can reach. If no move of the winner's can mate a king on any square of its
 // set before the winner runs out of moves, the winner can never mate. The sketch
-// (winnability_sketch.h) counts no tempo and finds a mating picture in such
+// (sketch.h) counts no tempo and finds a mating picture in such
 // positions. The reasoning is in the .cpp file.
 
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // Whether `winner` can be shown never to mate by the race above. False claims
 // nothing (the position does not qualify, or the search found a possible mate, a
@@ -20,4 +20,4 @@ namespace arbiter::winnability_detail {
 // budget).
 bool pawn_race_cannot_mate(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -1,7 +1,7 @@
 // The mating pictures of a lone knight or bishop (or bishops on one colour): see
-// winnability_minor.h.
+// minor.h.
 
-#include "chess/winnability_minor.h"
+#include "winnability/minor.h"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 
 #include "util/static_vector.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -161,4 +161,4 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
     return true;
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

@@ -1,12 +1,12 @@
-#include "chess/winnability_template.h"
+#include "winnability/template.h"
 
 #include <optional>
 #include <string>
 
 #include "chess/movegen.h"
-#include "chess/winnability_search.h"
+#include "winnability/search.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -334,4 +334,4 @@ bool TemplateHelpmates::play(Goals goals) {
     return false;
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

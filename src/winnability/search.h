@@ -3,7 +3,7 @@
 // deepening over every legal move, ordered to steer both sides towards a mate of the
 // loser, with a transposition table of positions known to have no mate within a
 // number of plies. Used from the root for short mates, and by the guided playouts
-// (winnability_helpmate.h) for the last few moves near their target square.
+// (helpmate.h) for the last few moves near their target square.
 //
 // True only when a mating line was found on the board; false claims nothing.
 
@@ -13,7 +13,7 @@
 #include "chess/move.h"
 #include "chess/position.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 // Move ordering for a helpmate of `~winner`: higher is tried first.
 int helpmate_order(const Position& pos, Move m, Color winner);
@@ -58,4 +58,4 @@ private:
     Table& table_;
 };
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability

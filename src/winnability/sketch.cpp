@@ -1,4 +1,4 @@
-#include "chess/winnability_sketch.h"
+#include "winnability/sketch.h"
 
 #include <algorithm>
 #include <array>
@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "chess/movegen.h"
-#include "chess/winnability_sketch_model.h"
+#include "winnability/sketch_model.h"
 #include "util/static_vector.h"
 
-namespace arbiter::winnability_detail {
+namespace arbiter::winnability {
 
 namespace {
 
@@ -673,4 +673,4 @@ Bitboard sketch_mate_squares(const Position& pos, Color winner) {
     return mate_squares(root, winner, true);
 }
 
-} // namespace arbiter::winnability_detail
+} // namespace arbiter::winnability
