@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <vector>
 
 #include "chess/last_move.h"
 #include "chess/notation.h"
 #include "chess/position.h"
+#include "util/parse.h"
 #include "util/strings.h"
 
 namespace arbiter {
@@ -18,13 +18,11 @@ namespace {
 
 constexpr std::string_view PieceLetters = "PNBRQK";
 
-// A decimal number as FEN writes it: digits only, no sign, no leading zero.
-std::optional<unsigned> parse_number(std::string_view text) {
-    if (text.size() > 1 && text[0] == '0') return std::nullopt;
-    unsigned value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
+// A clock as FEN writes it: a number from `min` to `max`, digits only, no sign, and no
+// leading zero.
+ParsedNumber<unsigned> parse_clock(std::string_view text, unsigned min, unsigned max) {
+    if (text.size() > 1 && text[0] == '0') return NumberError::NotANumber;
+    return parse_number(text, min, max);
 }
 
 const char* color_name(Color c) { return c == White ? "White" : "Black"; }
@@ -143,11 +141,10 @@ struct FenReader {
     std::string clocks(std::string_view halfmove, std::string_view fullmove) {
         // The limit only keeps the counters far from overflow: a billion moves.
         constexpr unsigned Limit = 1'000'000'000;
-        const auto half = parse_number(halfmove);
-        if (!half || *half > Limit) return fmt::format("halfmove clock '{}' is not a number from 0 to {}", halfmove, Limit);
-        const auto full = parse_number(fullmove);
-        if (!full || *full < 1 || *full > Limit)
-            return fmt::format("fullmove number '{}' is not a number from 1 to {}", fullmove, Limit);
+        const ParsedNumber<unsigned> half = parse_clock(halfmove, 0, Limit);
+        if (!half) return fmt::format("halfmove clock '{}' is not a number from 0 to {}", halfmove, Limit);
+        const ParsedNumber<unsigned> full = parse_clock(fullmove, 1, Limit);
+        if (!full) return fmt::format("fullmove number '{}' is not a number from 1 to {}", fullmove, Limit);
         pos.halfmove_ = *half;
         pos.fullmove_ = *full;
         return {};

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "chess/notation.h"
+#include "util/parse.h"
 
 namespace arbiter {
 
@@ -339,10 +340,9 @@ private:
                     nag = nag_of_annotation(t.text);
                     if (nag == 0) return error_at(t, "unknown annotation");
                 } else {
-                    const std::string_view digits = std::string_view(t.text).substr(1);
-                    if (digits.size() > 3 || std::stoi(std::string(digits)) > 255)
-                        return error_at(t, "NAG out of range (0 to 255)");
-                    nag = std::stoi(std::string(digits));
+                    const ParsedNumber<int> number = parse_number(std::string_view(t.text).substr(1), 0, 255);
+                    if (!number) return error_at(t, "NAG out of range (0 to 255)");
+                    nag = *number;
                 }
                 line.back().nags.push_back(nag);
                 take();

@@ -11,8 +11,8 @@
 namespace arbiter::tools {
 
 int bench_main(const Args& args, std::ostream& out, std::ostream& err) {
-    const std::optional<int> depth = args.empty() ? std::optional<int>(search::BenchDepth) : parse_number<int>(args[0]);
-    if (args.size() > 1 || !depth || *depth < 1 || *depth > 30) {
+    const ParsedNumber<int> depth = args.empty() ? search::BenchDepth : parse_number<int>(args[0], 1, 30);
+    if (args.size() > 1 || !depth) {
         err << "arbiter: bench depth must be a number from 1 to 30\n";
         return 2;
     }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -20,17 +19,6 @@ bool is_flag(std::string_view arg) { return arg.size() > 2 && arg.starts_with("-
 
 } // namespace
 
-template <typename T>
-std::optional<T> parse_number(std::string_view text) {
-    T value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
-}
-template std::optional<int> parse_number<int>(std::string_view);
-template std::optional<int64_t> parse_number<int64_t>(std::string_view);
-template std::optional<uint64_t> parse_number<uint64_t>(std::string_view);
-
 std::optional<std::string_view> ArgReader::value() {
     if (done() || is_flag(args_[i_])) return std::nullopt;
     return args_[i_++];
@@ -45,8 +33,8 @@ std::vector<std::string_view> ArgReader::values() {
 template <typename T>
 bool ArgReader::number(std::string_view flag, T min, T max, T& out, std::string& error) {
     const std::optional<std::string_view> text = value();
-    const std::optional<T> parsed = text ? parse_number<T>(*text) : std::nullopt;
-    if (!parsed || *parsed < min || *parsed > max) {
+    const ParsedNumber<T> parsed = text ? parse_number<T>(*text, min, max) : NumberError::NotANumber;
+    if (!parsed) {
         error = text ? fmt::format("{} needs a number from {} to {}, not '{}'", flag, min, max, *text)
                      : fmt::format("{} needs a number from {} to {}", flag, min, max);
         return false;

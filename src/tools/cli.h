@@ -13,6 +13,7 @@
 #include "chess/position.h"
 #include "search/engine.h"
 #include "search/limits.h"
+#include "util/parse.h"
 
 namespace arbiter::tools {
 
@@ -37,10 +38,6 @@ private:
     const Args& args_;
     size_t i_ = 0;
 };
-
-// Parses the whole text as a decimal integer.
-template <typename T>
-std::optional<T> parse_number(std::string_view text);
 
 // The search options of `analyse` and `epd`.
 struct SearchOptions {

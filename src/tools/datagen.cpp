@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -20,6 +20,8 @@
 #include "chess/game.h"
 #include "chess/movegen.h"
 #include "search/search.h"
+#include "util/parse.h"
+#include "util/strings.h"
 
 namespace arbiter::tools {
 
@@ -186,11 +188,9 @@ GameRecords SelfPlayer::play(uint64_t index, const std::atomic<bool>* abort) {
 std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConfig& config) {
     const auto number = [](const std::string& text, auto& value, auto low, auto high) {
         using T = std::remove_reference_t<decltype(value)>;
-        T parsed{};
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-        if (ec != std::errc() || end != text.data() + text.size() || parsed < T(low) || parsed > T(high)) return false;
-        value = parsed;
-        return true;
+        const ParsedNumber<T> parsed = parse_number<T>(text, T(low), T(high));
+        if (parsed) value = *parsed;
+        return parsed.has_value();
     };
     for (size_t i = 0; i < args.size(); i += 2) {
         const std::string& name = args[i];
@@ -253,29 +253,43 @@ struct Progress {
     }
     static std::optional<Progress> read(const std::string& file) {
         std::ifstream in(file);
-        std::string k1, k2, k3, k4, k5, k6, k7;
+        std::string line;
+        std::getline(in, line);
+        const std::vector<std::string_view> words = split_words(line);
+        constexpr std::string_view FirstKeys[] = {"seed", "nodes", "random-plies", "chess960-percent", "eval", "games",
+                                                  "bytes"};
+        constexpr size_t First = std::size(FirstKeys);
+        if (words.size() % 2 != 0 || words.size() < 2 * First) return std::nullopt;
         Progress p;
-        if (!(in >> k1 >> p.seed >> k2 >> p.nodes >> k3 >> p.random_plies >> k4 >> p.chess960_percent >> k5 >>
-              std::hex >> p.eval_id >> std::dec >> k6 >> p.games_done >> k7 >> p.bytes) ||
-            k1 != "seed" || k2 != "nodes" || k3 != "random-plies" || k4 != "chess960-percent" || k5 != "eval" ||
-            k6 != "games" || k7 != "bytes")
-            return std::nullopt;
-        p.positions = p.bytes / sizeof(TrainingRecord);
         bool positions_seen = false;
-        for (std::string key, value; in >> key;) {
-            if (!(in >> value)) return std::nullopt;
+        for (size_t i = 0; i < words.size(); i += 2) {
+            const std::string_view key = words[i], value = words[i + 1];
+            // The first seven keys stand in this order, and nowhere else.
+            const bool first_key = std::find(std::begin(FirstKeys), std::end(FirstKeys), key) != std::end(FirstKeys);
+            if (first_key != (i < 2 * First) || (first_key && key != FirstKeys[i / 2])) return std::nullopt;
             if (key == "format") {
                 if (value != "agame") return std::nullopt;
                 p.agame = true;
                 continue;
             }
-            uint64_t number = 0;
-            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-            if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
-            if (key == "positions") p.positions = number, positions_seen = true;
-            else if (key == "soft-nodes") p.soft_nodes = number;
-            else if (key == "dfrc-percent") p.dfrc_percent = number;
-            else if (key == "hash") p.hash_mb = number;
+            if (key == "eval") {
+                const ParsedNumber<uint32_t> id = parse_number<uint32_t>(value, 0, UINT32_MAX, 16);
+                if (!id) return std::nullopt;
+                p.eval_id = *id;
+                continue;
+            }
+            const ParsedNumber<uint64_t> number = parse_number<uint64_t>(value);
+            if (!number) return std::nullopt;
+            if (key == "seed") p.seed = *number;
+            else if (key == "nodes") p.nodes = *number;
+            else if (key == "random-plies") p.random_plies = *number;
+            else if (key == "chess960-percent") p.chess960_percent = *number;
+            else if (key == "games") p.games_done = *number;
+            else if (key == "bytes") p.bytes = *number, p.positions = p.bytes / sizeof(TrainingRecord);
+            else if (key == "positions") p.positions = *number, positions_seen = true;
+            else if (key == "soft-nodes") p.soft_nodes = *number;
+            else if (key == "dfrc-percent") p.dfrc_percent = *number;
+            else if (key == "hash") p.hash_mb = *number;
             else return std::nullopt;
         }
         if (p.agame != positions_seen) return std::nullopt;

@@ -15,12 +15,12 @@ int perft_main(const Args& args, std::ostream& out, std::ostream& err) {
         err << "arbiter perft: expected a depth and optionally a FEN\n";
         return 2;
     }
-    const std::optional<int> depth = parse_number<int>(args[0]);
-    if (!depth) {
+    const ParsedNumber<int> depth = parse_number<int>(args[0], 1, MaxPerftDepth);
+    if (depth.error() == NumberError::NotANumber) {
         err << fmt::format("arbiter: perft depth '{}' is not a number\n", args[0]);
         return 2;
     }
-    if (*depth < 1 || *depth > MaxPerftDepth) {
+    if (!depth) {
         err << fmt::format("arbiter: perft depth must be from 1 to {}\n", MaxPerftDepth);
         return 2;
     }

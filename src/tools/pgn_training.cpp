@@ -9,17 +9,19 @@
 #include <sstream>
 #include <vector>
 
+#include "util/parse.h"
+
 namespace arbiter::tools {
 
 namespace {
 
-// Reads the digits at `text[i]` on; false when there are none.
+// Reads the digits at `text[i]` on, six at the most; false when there are none.
 bool read_digits(std::string_view text, size_t& i, int& value) {
     const size_t start = i;
-    value = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && i - start < 6)
-        value = value * 10 + (text[i++] - '0');
-    return i > start;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && i - start < 6) ++i;
+    const ParsedNumber<int> number = parse_number<int>(text.substr(start, i - start));
+    if (number) value = *number;
+    return number.has_value();
 }
 
 } // namespace

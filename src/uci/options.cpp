@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+
+#include "util/parse.h"
 
 namespace arbiter::uci {
 
@@ -67,13 +68,11 @@ std::string OptionRegistry::set(std::string_view name, std::string_view value) {
         else return fmt::format("option {} takes true or false, not '{}'", o.name, value);
         break;
     case Type::Spin: {
-        long long number = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-        if (ec != std::errc() || end != value.data() + value.size() || value.empty())
+        const ParsedNumber<int> number = parse_number(value, o.min, o.max);
+        if (number.error() == NumberError::NotANumber)
             return fmt::format("option {} takes a whole number, not '{}'", o.name, value);
-        if (number < o.min || number > o.max)
-            return fmt::format("option {} takes a value from {} to {}, not {}", o.name, o.min, o.max, number);
-        o.on_change(std::to_string(number));
+        if (!number) return fmt::format("option {} takes a value from {} to {}, not {}", o.name, o.min, o.max, value);
+        o.on_change(std::to_string(*number));
         break;
     }
     case Type::Button: o.on_change({}); break;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <istream>
 #include <ostream>
 
@@ -17,6 +16,7 @@
 #include "search/tunable.h"
 #include "search/wdl.h"
 #include "syzygy/probe.h"
+#include "util/parse.h"
 #include "util/strings.h"
 #include "winnability/winnability.h"
 
@@ -32,14 +32,6 @@ namespace {
 std::string_view case_hint(std::string_view token) {
     const bool upper = std::any_of(token.begin(), token.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
     return upper ? " (UCI moves are lower case)" : "";
-}
-
-template <typename T>
-std::optional<T> parse_number(std::string_view text) {
-    T value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
 }
 
 // `wdl W D L` per mille, from the side to move's point of view.
@@ -254,8 +246,9 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
     for (size_t i = 1; i < words.size(); ++i) {
         const std::string_view key = words[i];
         if (key == "perft") {
-            const auto depth = i + 1 < words.size() ? parse_number<int>(words[i + 1]) : std::nullopt;
-            if (!depth || *depth < 1 || *depth > MaxPerftDepth)
+            const ParsedNumber<int> depth =
+                i + 1 < words.size() ? parse_number<int>(words[i + 1], 1, MaxPerftDepth) : NumberError::NotANumber;
+            if (!depth)
                 error(fmt::format("go perft needs a depth from 1 to {}", MaxPerftDepth));
             else
                 cmd_perft(*depth);
@@ -271,7 +264,8 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" || key == "movestogo" ||
                    key == "depth" || key == "nodes" || key == "mate" || key == "movetime") {
-            const auto value = i + 1 < words.size() ? parse_number<int64_t>(words[i + 1]) : std::nullopt;
+            const ParsedNumber<int64_t> value =
+                i + 1 < words.size() ? parse_number<int64_t>(words[i + 1]) : NumberError::NotANumber;
             if (!value) {
                 error(fmt::format("go {} needs a number", key));
                 if (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;  // skip the bad value
@@ -382,8 +376,8 @@ void Session::cmd_eval() {
 }
 
 void Session::cmd_bench(const std::vector<std::string_view>& words) {
-    const auto depth = words.size() >= 2 ? parse_number<int>(words[1]) : std::optional<int>(search::BenchDepth);
-    if (!depth || *depth < 1 || *depth > 30) {
+    const ParsedNumber<int> depth = words.size() >= 2 ? parse_number<int>(words[1], 1, 30) : search::BenchDepth;
+    if (!depth) {
         error("bench takes a depth from 1 to 30");
         return;
     }

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -199,4 +202,48 @@ TEST_CASE("DFRC self-play games are legal, flagged and reproducible", "[datagen]
         CHECK(read.plies.size() == game.game.plies.size());
         for (const TrainingRecord& r : game.records) CHECK(decode_record(r).chess960_start);
     }
+}
+
+TEST_CASE("A run continues from its progress file, and from nothing less exact", "[datagen]") {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("arbiter_datagen_progress_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    DatagenConfig config;
+    config.games = 1;
+    config.nodes = 600;
+    config.seed = 5;
+    config.eval = "hce";
+    config.output = (dir / "p.abin").string();
+    std::ostringstream log;
+    REQUIRE(run_datagen(config, log) == 0);
+    const std::string progress_path = config.output + ".progress";
+    std::string line;
+    std::getline(std::ifstream(progress_path), line);
+    INFO(line);
+    // A line of the oldest layout: the seven keys every version writes, in their order.
+    REQUIRE(line.starts_with("seed 5 nodes 600 random-plies 8 chess960-percent 0 eval 00000000 games 1 bytes "));
+    const auto write_progress = [&](const std::string& text) { std::ofstream(progress_path) << text << '\n'; };
+    const auto continues = [&](const std::string& text) {
+        write_progress(text);
+        std::ostringstream out;
+        const bool ok = run_datagen(config, out) == 0;
+        INFO(out.str());
+        CHECK((ok == (out.str().find("resuming after 1 games") != std::string::npos)));
+        CHECK((ok != (out.str().find("cannot read") != std::string::npos)));
+        return ok;
+    };
+    const std::string bytes = line.substr(line.find(" bytes "));
+    // Not read: a key out of its place, a first key again later, a key without its
+    // value, a number with a sign or a unit, an evaluation id that is not hexadecimal.
+    CHECK_FALSE(continues("nodes 600 seed 5 random-plies 8 chess960-percent 0 eval 00000000 games 1" + bytes));
+    CHECK_FALSE(continues(line + " seed 5"));
+    CHECK_FALSE(continues(line + " hash"));
+    CHECK_FALSE(continues("seed +5 nodes 600 random-plies 8 chess960-percent 0 eval 00000000 games 1" + bytes));
+    CHECK_FALSE(continues("seed 5 nodes 600k random-plies 8 chess960-percent 0 eval 00000000 games 1" + bytes));
+    CHECK_FALSE(continues("seed 5 nodes 600 random-plies 8 chess960-percent 0 eval 0000000g games 1" + bytes));
+    // Read: the line as written, which then carries the run on to two games.
+    config.games = 2;
+    CHECK(continues(line));
+    fs::remove_all(dir);
 }
