@@ -16,8 +16,6 @@ namespace arbiter {
 
 namespace {
 
-constexpr std::string_view PieceLetters = "PNBRQK";
-
 // A clock as FEN writes it: a number from `min` to `max`, digits only, no sign, and no
 // leading zero.
 ParsedNumber<unsigned> parse_clock(std::string_view text, unsigned min, unsigned max) {
@@ -57,11 +55,10 @@ struct FenReader {
                 if (file > 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
             } else {
                 after_digit = false;
-                const size_t type = PieceLetters.find(char(std::toupper(static_cast<unsigned char>(c))));
-                if (type == std::string_view::npos) return fmt::format("unknown piece letter '{}'", c);
+                const Piece piece = piece_from_letter(c);
+                if (piece == NoPiece) return fmt::format("unknown piece letter '{}'", c);
                 if (file >= 8) return fmt::format("rank {} has more than 8 squares", rank + 1);
-                const Color color = std::isupper(static_cast<unsigned char>(c)) ? White : Black;
-                pos.put_piece(make_piece(color, PieceType(type)), make_square(File(file), Rank(rank)));
+                pos.put_piece(piece, make_square(File(file), Rank(rank)));
                 ++file;
             }
         }
@@ -209,24 +206,28 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check
     return {pos, {}};
 }
 
-std::string Position::fen() const {
+std::string fen_placement(std::span<const Piece, 64> board) {
     std::string out;
     for (int rank = 7; rank >= 0; --rank) {
         int empty = 0;
         for (int file = 0; file < 8; ++file) {
-            const Piece p = board_[make_square(File(file), Rank(rank))];
+            const Piece p = board[make_square(File(file), Rank(rank))];
             if (p == NoPiece) {
                 ++empty;
                 continue;
             }
             if (empty) out += char('0' + empty);
             empty = 0;
-            const char letter = PieceLetters[type_of(p)];
-            out += color_of(p) == White ? letter : char(std::tolower(letter));
+            out += piece_letter(p);
         }
         if (empty) out += char('0' + empty);
         if (rank) out += '/';
     }
+    return out;
+}
+
+std::string Position::fen() const {
+    std::string out = fen_placement(board_);
     out += side_ == White ? " w " : " b ";
     if (!castling_) out += '-';
     for (Color c : {White, Black}) {

@@ -10,8 +10,6 @@ namespace arbiter {
 
 namespace {
 
-constexpr std::string_view PieceLetters = "PNBRQK";
-
 char to_lower(char c) { return char(std::tolower(static_cast<unsigned char>(c))); }
 
 // Where the king lands when castling with the rook that `m` points at.
@@ -37,7 +35,7 @@ std::string to_uci(Move m, bool chess960) {
     if (m.is_null()) return "0000";
     const Square to = m.kind() == Move::Castling && !chess960 ? castling_king_destination(m) : m.to();
     std::string text = square_name(m.from()) + square_name(to);
-    if (m.kind() == Move::Promotion) text += to_lower(PieceLetters[m.promotion()]);
+    if (m.kind() == Move::Promotion) text += to_lower(piece_letter(m.promotion()));
     return text;
 }
 
@@ -59,9 +57,9 @@ std::string to_san(const Position& pos, Move m) {
     } else if (type_of(moving) == Pawn) {
         if (pos.is_capture(m)) san = fmt::format("{}x", char('a' + file_of(m.from())));
         san += square_name(m.to());
-        if (m.kind() == Move::Promotion) san += fmt::format("={}", PieceLetters[m.promotion()]);
+        if (m.kind() == Move::Promotion) san += fmt::format("={}", piece_letter(m.promotion()));
     } else {
-        san = PieceLetters[type_of(moving)];
+        san = piece_letter(type_of(moving));
         // Disambiguate by file, else by rank, else by both (FIDE Appendix C.10).
         bool same_file = false, same_rank = false, ambiguous = false;
         for (Move other : legal_moves(pos)) {
@@ -105,12 +103,12 @@ SanResult parse_san(const Position& pos, std::string_view text) {
     size_t end = s.size();
     // A trailing piece letter right after the destination's rank (optionally behind
     // '=') is a promotion: e8=Q, e8Q, e8q.
-    const char last = char(std::toupper(static_cast<unsigned char>(s[end - 1])));
-    if (end >= 3 && std::string_view("NBRQ").find(last) != std::string_view::npos) {
+    const PieceType last = piece_type_from_letter(char(std::toupper(static_cast<unsigned char>(s[end - 1]))));
+    if (end >= 3 && last != NoPieceType && last != Pawn && last != King) {
         size_t square_end = end - 1;
         if (s[square_end - 1] == '=') --square_end;
         if (square_end >= 2 && s[square_end - 1] >= '1' && s[square_end - 1] <= '8') {
-            promotion = PieceType(PieceLetters.find(last));
+            promotion = last;
             end = square_end;
         }
     }
@@ -118,7 +116,10 @@ SanResult parse_san(const Position& pos, std::string_view text) {
     const std::optional<Square> to = parse_square(std::string_view(s).substr(end - 2, 2));
     if (!to) return {std::nullopt, fmt::format("cannot read move '{}'", text)};
     size_t i = 0;
-    if (std::string_view("NBRQK").find(s[0]) != std::string_view::npos) piece = PieceType(PieceLetters.find(s[i++]));
+    if (const PieceType named = piece_type_from_letter(s[0]); named != NoPieceType && named != Pawn) {
+        piece = named;
+        ++i;
+    }
     int from_file = -1, from_rank = -1;
     size_t prefix_end = end - 2;
     if (prefix_end > i && (s[prefix_end - 1] == 'x' || s[prefix_end - 1] == ':')) --prefix_end;

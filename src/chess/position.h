@@ -14,6 +14,7 @@
 // - `checkers()` and `pinned()` describe the side to move.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -167,5 +168,11 @@ struct FenResult {
 };
 
 static_assert(sizeof(Position) == 176, "Position is copied on every move: keep it small");
+
+// The piece-placement field of a FEN for `board` (indexed by Square): ranks 8 to 1
+// separated by '/', each from the a-file to the h-file, a run of empty squares as
+// its length. The one writer of a placement: Position::fen() and every other FEN
+// built from a board use it.
+std::string fen_placement(std::span<const Piece, 64> board);
 
 } // namespace arbiter

@@ -4,6 +4,7 @@
 // *from* int implicitly, which is where the mistakes happen.
 
 #include <cstdint>
+#include <string_view>
 
 namespace arbiter {
 
@@ -22,6 +23,29 @@ enum Piece : uint8_t {
 constexpr Piece make_piece(Color c, PieceType t) { return Piece((c << 3) | t); }
 constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
 constexpr Color color_of(Piece p) { return Color(p >> 3); }
+
+// The piece letters of FEN, SAN and UCI, in PieceType order: upper case names a type
+// (SAN) and White's men (FEN), lower case Black's men (FEN) and a promotion (UCI).
+constexpr std::string_view PieceLetters = "PNBRQK";
+
+// 'P', 'N', 'B', 'R', 'Q' or 'K'.
+constexpr char piece_letter(PieceType t) { return PieceLetters[t]; }
+// As FEN writes a piece: 'N' for a White knight, 'n' for a Black one.
+constexpr char piece_letter(Piece p) {
+    const char upper = PieceLetters[type_of(p)];
+    return color_of(p) == White ? upper : char(upper - 'A' + 'a');
+}
+// The type an upper-case letter names; NoPieceType for any other character.
+constexpr PieceType piece_type_from_letter(char upper) {
+    const size_t type = PieceLetters.find(upper);
+    return type == std::string_view::npos ? NoPieceType : PieceType(type);
+}
+// The piece a FEN letter stands for; NoPiece for any other character.
+constexpr Piece piece_from_letter(char letter) {
+    const bool black = letter >= 'a' && letter <= 'z';
+    const PieceType type = piece_type_from_letter(black ? char(letter - 'a' + 'A') : letter);
+    return type == NoPieceType ? NoPiece : make_piece(black ? Black : White, type);
+}
 
 // Squares a1 = 0 ... h8 = 63, rank-major (a1 b1 ... h1 a2 ...).
 enum Square : uint8_t {

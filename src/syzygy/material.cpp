@@ -2,10 +2,6 @@
 
 namespace arbiter::syzygy {
 
-namespace {
-constexpr std::string_view Letters = "PNBRQK";
-}
-
 int Material::total() const {
     int n = 0;
     for (const auto& side : count)
@@ -38,9 +34,9 @@ std::optional<Material> parse_table_name(std::string_view name) {
         const std::string_view side = sides[c];
         if (side.empty() || side[0] != 'K') return std::nullopt;
         for (char letter : side) {
-            const size_t t = Letters.find(letter);
-            if (t == std::string_view::npos) return std::nullopt;
-            ++m.count[c][t];
+            const PieceType type = piece_type_from_letter(letter);
+            if (type == NoPieceType) return std::nullopt;
+            ++m.count[c][type];
         }
         if (m.count[c][King] != 1) return std::nullopt;
     }

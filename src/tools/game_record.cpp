@@ -89,23 +89,7 @@ std::string decode_game_start(const std::array<uint8_t, GameStartBytes>& bytes, 
     std::copy(bytes.begin(), bytes.begin() + 24, record.begin());
     const DecodedRecord board = decode_record(record);
 
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const Piece p = board.board[rank * 8 + file];
-            if (p == NoPiece) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            const char letter = "PNBRQK"[type_of(p)];
-            fen += color_of(p) == White ? letter : char(letter - 'A' + 'a');
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
+    std::string fen = fen_placement(board.board);
     fen += bytes[24] & 1 ? " b " : " w ";
     const uint16_t castling = get_u16(&bytes[26]);
     std::string rights;

@@ -386,15 +386,12 @@ void Session::cmd_bench(const std::vector<std::string_view>& words) {
 }
 
 std::string board_diagram(const Position& pos) {
-    constexpr std::string_view Letters = "PNBRQK";
     const std::string border = " +---+---+---+---+---+---+---+---+\n";
     std::string text = border;
     for (int rank = 7; rank >= 0; --rank) {
         for (int file = 0; file < 8; ++file) {
             const Piece p = pos.piece_on(make_square(File(file), Rank(rank)));
-            char c = ' ';
-            if (p != NoPiece) c = color_of(p) == White ? Letters[type_of(p)] : char(Letters[type_of(p)] + 32);
-            text += fmt::format(" | {}", c);
+            text += fmt::format(" | {}", p == NoPiece ? ' ' : piece_letter(p));
         }
         text += fmt::format(" | {}\n", rank + 1);
         text += border;

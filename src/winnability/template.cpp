@@ -59,24 +59,7 @@ int moves_to(PieceType type, Square from, Square to) {
 }
 
 std::string fen_of(const std::array<Piece, 64>& board, Color side) {
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const Piece p = board[rank * 8 + file];
-            if (p == NoPiece) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            const char c = "pnbrqk"[type_of(p)];
-            fen += color_of(p) == White ? char(c - 'a' + 'A') : c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
-    return fen + (side == White ? " w - - 0 1" : " b - - 0 1");
+    return fen_placement(board) + (side == White ? " w - - 0 1" : " b - - 0 1");
 }
 
 } // namespace
