@@ -77,33 +77,29 @@ Session::~Session() {
 
 void Session::declare_options() {
     // The single declaration of every option: `uci` prints these, `setoption` applies them.
-    options_.add_spin("Hash", 16, 1, 65536, [this](const std::string& v) {
-        if (!engine_.set_hash_mb(std::stoul(v)))
-            error(fmt::format("cannot allocate {} MB for the hash table; keeping {} MB", v, engine_.tt().size_mb()));
+    options_.add_spin("Hash", 16, 1, 65536, [this](int mb) {
+        if (!engine_.set_hash_mb(size_t(mb)))
+            error(fmt::format("cannot allocate {} MB for the hash table; keeping {} MB", mb, engine_.tt().size_mb()));
     });
-    options_.add_spin("Threads", 1, 1, 1024, [this](const std::string& v) { engine_.set_threads(std::stoi(v)); });
-    options_.add_spin("MultiPV", 1, 1, 256, [this](const std::string& v) { engine_.set_multipv(std::stoi(v)); });
-    options_.add_check("Ponder", false, [](const std::string&) {});
-    options_.add_spin("Move Overhead", 10, 0, 5000,
-                      [this](const std::string& v) { engine_.set_move_overhead(std::stoi(v)); });
-    options_.add_button("Clear Hash", [this](const std::string&) { engine_.clear_hash(); });
-    options_.add_check("UCI_Chess960", false, [this](const std::string& v) { chess960_ = v == "true"; });
+    options_.add_spin("Threads", 1, 1, 1024, [this](int threads) { engine_.set_threads(threads); });
+    options_.add_spin("MultiPV", 1, 1, 256, [this](int lines) { engine_.set_multipv(lines); });
+    options_.add_check("Ponder", false, [](bool) {});
+    options_.add_spin("Move Overhead", 10, 0, 5000, [this](int ms) { engine_.set_move_overhead(ms); });
+    options_.add_button("Clear Hash", [this] { engine_.clear_hash(); });
+    options_.add_check("UCI_Chess960", false, [this](bool on) { chess960_ = on; });
     // Playing strength: UCI_Elo applies while UCI_LimitStrength is on (search/strength.h).
-    options_.add_check("UCI_LimitStrength", false,
-                       [this](const std::string& v) { engine_.set_limit_strength(v == "true"); });
+    options_.add_check("UCI_LimitStrength", false, [this](bool on) { engine_.set_limit_strength(on); });
     options_.add_spin("UCI_Elo", 1500, search::MinLimitedElo, search::MaxLimitedElo,
-                      [this](const std::string& v) { engine_.set_elo(std::stoi(v)); });
-    options_.add_check("UCI_ShowWDL", false, [this](const std::string& v) { show_wdl_ = v == "true"; });
+                      [this](int elo) { engine_.set_elo(elo); });
+    options_.add_check("UCI_ShowWDL", false, [this](bool on) { show_wdl_ = on; });
     // A tuning build (cmake -DARBITER_TUNE=ON) exposes every search parameter of
     // search/tunables.h as a spin option of its own name, for an SPSA tuner.
     for (const search::TunableInfo& t : search::tunables())
-        if (t.value) options_.add_spin(std::string(t.name), t.default_value, t.min, t.max, [&t](const std::string& v) {
-            *t.value = std::stoi(v);
-        });
+        if (t.value)
+            options_.add_spin(std::string(t.name), t.default_value, t.min, t.max, [&t](int v) { *t.value = v; });
     // Composed problems and test suites hold positions that no game reaches.
-    options_.add_check("Allow Unreachable Positions", false, [this](const std::string& v) {
-        fen_check_ = v == "true" ? FenCheck::Playable : FenCheck::Reachable;
-    });
+    options_.add_check("Allow Unreachable Positions", false,
+                       [this](bool on) { fen_check_ = on ? FenCheck::Playable : FenCheck::Reachable; });
     // The default names the net embedded at build time; any other value is a file path.
     // A file that fails validation keeps the net in use.
     const std::string default_net{eval::nnue::default_network_name()};
@@ -119,7 +115,7 @@ void Session::declare_options() {
             println(fmt::format("info string EvalFile {} loaded", v));
         }
     });
-    options_.add_check("Use NNUE", true, [this](const std::string& v) { engine_.set_use_nnue(v == "true"); });
+    options_.add_check("Use NNUE", true, [this](bool on) { engine_.set_use_nnue(on); });
     // Syzygy tablebases, with Stockfish's option names (GUIs and testers set these).
     options_.add_string("SyzygyPath", "", [this](const std::string& v) {
         const bool had_tables = !engine_.tablebases().empty();
@@ -128,12 +124,9 @@ void Session::declare_options() {
         if (!v.empty() && v != "<empty>") println(fmt::format("info string Found {} tablebases", report.tables));
         else if (had_tables) println("info string Tablebases unloaded");
     });
-    options_.add_spin("SyzygyProbeDepth", 1, 1, 100,
-                      [this](const std::string& v) { engine_.set_tb_probe_depth(std::stoi(v)); });
-    options_.add_check("Syzygy50MoveRule", true,
-                       [this](const std::string& v) { engine_.set_tb_fifty_move_rule(v == "true"); });
-    options_.add_spin("SyzygyProbeLimit", 7, 0, 7,
-                      [this](const std::string& v) { engine_.set_tb_probe_limit(std::stoi(v)); });
+    options_.add_spin("SyzygyProbeDepth", 1, 1, 100, [this](int depth) { engine_.set_tb_probe_depth(depth); });
+    options_.add_check("Syzygy50MoveRule", true, [this](bool on) { engine_.set_tb_fifty_move_rule(on); });
+    options_.add_spin("SyzygyProbeLimit", 7, 0, 7, [this](int men) { engine_.set_tb_probe_limit(men); });
 }
 
 void Session::println(std::string_view text) {
