@@ -1,28 +1,14 @@
 // Entry point: argv dispatch only. No arguments: the UCI loop on stdin/stdout.
 
-#include <cctype>
 #include <iostream>
 #include <ostream>
-#include <string>
 #include <string_view>
+#include <utility>
 
-#include "tools/datagen.h"
-#include "tools/game_record.h"
-#include "tools/pgn_training.h"
-#include "tools/pool.h"
-#include "search/tunable.h"
 #include "tools/tools.h"
 #include "uci/uci.h"
 
 namespace {
-
-// Whether `path` names a PGN file (by its extension, in any case).
-bool is_pgn_file(std::string_view path) {
-    if (path.size() < 4) return false;
-    std::string ext(path.substr(path.size() - 4));
-    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".pgn";
-}
 
 // The commands, on `out`; `status` is the exit status: 0 when asked for (`--help`), 2
 // after a bad command line (then on stderr, after the error).
@@ -78,46 +64,18 @@ int main(int argc, char** argv) {
         std::cout << "Arbiter " << ARBITER_VERSION << '\n';
         return 0;
     }
+    // Every command-line tool, through tools/tools.h.
+    using Tool = int (*)(const arbiter::tools::Args&, std::ostream&, std::ostream&);
+    static constexpr std::pair<std::string_view, Tool> Tools[] = {
+        {"perft", arbiter::tools::perft_main},     {"bench", arbiter::tools::bench_main},
+        {"analyse", arbiter::tools::analyse_main}, {"analyze", arbiter::tools::analyse_main},
+        {"epd", arbiter::tools::epd_main},         {"datagen", arbiter::tools::datagen_main},
+        {"convert", arbiter::tools::convert_main}, {"spsa", arbiter::tools::spsa_main},
+        {"pack", arbiter::tools::pack_main},       {"unpack", arbiter::tools::unpack_main},
+    };
     const arbiter::tools::Args args(argv + 2, argv + argc);
-    if (command == "perft") return arbiter::tools::perft_main(args, std::cout, std::cerr);
-    if (command == "bench") return arbiter::tools::bench_main(args, std::cout, std::cerr);
-    if (command == "analyse" || command == "analyze") return arbiter::tools::analyse_main(args, std::cout, std::cerr);
-    if (command == "epd") return arbiter::tools::epd_main(args, std::cout, std::cerr);
-    if (command == "spsa" && argc == 2) {
-        // OpenBench's SPSA input: name, int, default, min, max, step (c_end), learning rate (r_end).
-        for (const arbiter::search::TunableInfo& t : arbiter::search::tunables())
-            std::cout << t.name << ", int, " << t.default_value << ", " << t.min << ", " << t.max << ", " << t.step
-                      << ", 0.002\n";
-        return 0;
-    }
-    if (command == "datagen") {
-        arbiter::tools::DatagenConfig config;
-        const std::string error = arbiter::tools::parse_datagen_args({argv + 2, argv + argc}, config);
-        if (!error.empty()) {
-            std::cerr << "arbiter datagen: " << error << '\n';
-            return usage();
-        }
-        return arbiter::tools::run_datagen(config, std::cerr);
-    }
-    if (command == "convert") {
-        const bool pgn = argc >= 3 && is_pgn_file(argv[2]);
-        if (pgn) {
-            const bool player = argc == 6 && std::string_view(argv[4]) == "--player";
-            if (argc != 4 && !player) {
-                std::cerr << "arbiter convert: expected an input .pgn file, an output .abin file and optionally "
-                             "--player NAME\n";
-                return usage();
-            }
-            return arbiter::tools::run_convert_pgn(argv[2], argv[3], player ? argv[5] : "", std::cerr);
-        }
-        if (argc < 4) {
-            std::cerr << "arbiter convert: expected one or more input .agame or .apack files and an output .abin file\n";
-            return usage();
-        }
-        return arbiter::tools::run_convert_pool({argv + 2, argv + argc - 1}, argv[argc - 1], std::cerr);
-    }
-    if (command == "pack") return arbiter::tools::pack_main(args, std::cout, std::cerr);
-    if (command == "unpack") return arbiter::tools::unpack_main(args, std::cout, std::cerr);
+    for (const auto& [name, tool] : Tools)
+        if (command == name) return tool(args, std::cout, std::cerr);
     std::cerr << "arbiter: unknown command '" << command << "'\n";
     return usage();
 }

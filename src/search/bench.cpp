@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "search/engine.h"
+#include "util/parse.h"
 
 namespace arbiter::search {
 
@@ -66,6 +67,12 @@ constexpr const char* BenchPositions[] = {
 };
 
 } // namespace
+
+std::optional<int> bench_depth(std::optional<std::string_view> text) {
+    if (!text) return BenchDepth;
+    const ParsedNumber<int> depth = parse_number(*text, 1, MaxBenchDepth);
+    return depth ? std::optional<int>(*depth) : std::nullopt;
+}
 
 BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print) {
     Engine engine;  // one thread, 16 MB: the documented bench conditions

@@ -5,11 +5,20 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace arbiter::search {
 
 constexpr int BenchDepth = 11;
+// The deepest bench that may be asked for.
+constexpr int MaxBenchDepth = 30;
+
+// The depth of `bench [depth]`: BenchDepth when no depth is given, else `text` as a
+// depth from 1 to MaxBenchDepth; nullopt for anything else. The one check of a bench
+// depth, for the command line and the UCI command alike.
+std::optional<int> bench_depth(std::optional<std::string_view> text);
 
 struct BenchResult {
     uint64_t nodes = 0;

@@ -11,9 +11,10 @@
 namespace arbiter::tools {
 
 int bench_main(const Args& args, std::ostream& out, std::ostream& err) {
-    const ParsedNumber<int> depth = args.empty() ? search::BenchDepth : parse_number<int>(args[0], 1, 30);
+    const std::optional<int> depth =
+        search::bench_depth(args.empty() ? std::nullopt : std::optional<std::string_view>(args[0]));
     if (args.size() > 1 || !depth) {
-        err << "arbiter: bench depth must be a number from 1 to 30\n";
+        err << fmt::format("arbiter: bench depth must be a number from 1 to {}\n", search::MaxBenchDepth);
         return 2;
     }
     const search::BenchResult result = search::run_bench(*depth, [&out](const std::string& line) {

@@ -46,6 +46,12 @@ template bool ArgReader::number<int>(std::string_view, int, int, int&, std::stri
 template bool ArgReader::number<int64_t>(std::string_view, int64_t, int64_t, int64_t&, std::string&);
 template bool ArgReader::number<uint64_t>(std::string_view, uint64_t, uint64_t, uint64_t&, std::string&);
 
+int usage_error(std::ostream& err, std::string_view tool, std::string_view message) {
+    err << "arbiter " << tool << ": " << message << '\n';
+    err.flush();
+    return 2;
+}
+
 bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& options, bool multipv,
                       std::string& error) {
     search::SearchLimits& limits = options.limits;

@@ -49,6 +49,9 @@ struct SearchOptions {
     std::string syzygy;  // --syzygy: tablebase folders, ':'-separated; empty: none
 };
 
+// A bad command line: "arbiter <tool>: <message>" on `err`. Returns the exit status, 2.
+int usage_error(std::ostream& err, std::string_view tool, std::string_view message);
+
 // If `flag` is one of --depth, --movetime, --nodes, --infinite, --threads, --hash,
 // --syzygy (--multipv too when `multipv` is set), reads its value into `options` and returns
 // true; a bad value sets `error`. Returns false for any other flag.

@@ -20,6 +20,7 @@
 #include "chess/game.h"
 #include "chess/movegen.h"
 #include "search/search.h"
+#include "tools/tools.h"
 #include "util/parse.h"
 #include "util/strings.h"
 
@@ -185,41 +186,49 @@ GameRecords SelfPlayer::play(uint64_t index, const std::atomic<bool>* abort) {
     return out;
 }
 
-std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConfig& config) {
-    const auto number = [](const std::string& text, auto& value, auto low, auto high) {
-        using T = std::remove_reference_t<decltype(value)>;
-        const ParsedNumber<T> parsed = parse_number<T>(text, T(low), T(high));
-        if (parsed) value = *parsed;
-        return parsed.has_value();
-    };
-    for (size_t i = 0; i < args.size(); i += 2) {
-        const std::string& name = args[i];
-        if (i + 1 >= args.size()) return fmt::format("option {} needs a value", name);
-        const std::string& value = args[i + 1];
-        bool ok = true;
-        if (name == "--output") config.output = value;
-        else if (name == "--format") {
-            ok = value == "abin" || value == "agame";
-            if (ok) config.format = value == "agame" ? DataFormat::Agame : DataFormat::Abin;
+std::string parse_datagen_args(const Args& args, DatagenConfig& config) {
+    ArgReader reader(args);
+    std::string error;
+    while (!reader.done() && error.empty()) {
+        const std::string_view flag = reader.next();
+        if (flag == "--output") {
+            if (const std::optional<std::string_view> file = reader.value()) config.output = *file;
+            else error = "--output needs a file name";
+        } else if (flag == "--eval") {
+            if (const std::optional<std::string_view> eval = reader.value()) config.eval = *eval;
+            else error = "--eval needs default, hce or a .anet file";
+        } else if (flag == "--format") {
+            const std::optional<std::string_view> format = reader.value();
+            if (format == "abin") config.format = DataFormat::Abin;
+            else if (format == "agame") config.format = DataFormat::Agame;
+            else if (format) error = fmt::format("--format takes abin or agame, not '{}'", *format);
+            else error = "--format needs abin or agame";
         }
-        else if (name == "--games") ok = number(value, config.games, 1, uint64_t(1) << 40);
-        else if (name == "--threads") ok = number(value, config.threads, 1, 1024);
-        else if (name == "--nodes") ok = number(value, config.nodes, 100, uint64_t(1) << 32);
-        else if (name == "--soft-nodes") ok = number(value, config.soft_nodes, 0, uint64_t(1) << 32);
-        else if (name == "--seed") ok = number(value, config.seed, 0, UINT64_MAX);
-        else if (name == "--random-plies") ok = number(value, config.random_plies, 0, 40);
-        else if (name == "--chess960-percent") ok = number(value, config.chess960_percent, 0, 100);
-        else if (name == "--dfrc-percent") ok = number(value, config.dfrc_percent, 0, 100);
-        else if (name == "--hash") ok = number(value, config.hash_mb, 1, 4096);
-        else if (name == "--eval") config.eval = value;
-        else return fmt::format("unknown option {}", name);
-        if (!ok) return fmt::format("bad value '{}' for {}", value, name);
+        else if (flag == "--games") reader.number(flag, uint64_t(1), MaxDatagenGames, config.games, error);
+        else if (flag == "--threads") reader.number(flag, 1, 1024, config.threads, error);
+        else if (flag == "--nodes") reader.number(flag, uint64_t(100), MaxDatagenNodes, config.nodes, error);
+        else if (flag == "--soft-nodes") reader.number(flag, uint64_t(0), MaxDatagenNodes, config.soft_nodes, error);
+        else if (flag == "--seed") reader.number(flag, uint64_t(0), UINT64_MAX, config.seed, error);
+        else if (flag == "--random-plies") reader.number(flag, 0, 40, config.random_plies, error);
+        else if (flag == "--chess960-percent") reader.number(flag, 0, 100, config.chess960_percent, error);
+        else if (flag == "--dfrc-percent") reader.number(flag, 0, 100, config.dfrc_percent, error);
+        else if (flag == "--hash") reader.number(flag, 1, 4096, config.hash_mb, error);
+        else error = flag.starts_with("--") ? fmt::format("unknown option '{}'", flag)
+                                            : fmt::format("unexpected argument '{}'", flag);
     }
+    if (!error.empty()) return error;
     if (config.output.empty()) return "--output FILE is required";
     if (config.chess960_percent + config.dfrc_percent > 100) return "--chess960-percent plus --dfrc-percent exceeds 100";
     if (config.soft_nodes > config.nodes)
         return fmt::format("--soft-nodes {} exceeds the hard cap --nodes {}", config.soft_nodes, config.nodes);
     return {};
+}
+
+int datagen_main(const Args& args, std::ostream&, std::ostream& err) {
+    DatagenConfig config;
+    if (const std::string error = parse_datagen_args(args, config); !error.empty())
+        return usage_error(err, "datagen", error);
+    return run_datagen(config, err);
 }
 
 namespace {

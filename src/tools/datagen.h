@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "eval/nnue/network.h"
+#include "tools/cli.h"
 #include "tools/game_record.h"
 #include "tools/training_record.h"
 
@@ -88,9 +89,13 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// Parses `datagen` command-line options (`--output FILE --games N ...`); an error
-// message on failure, empty on success.
-std::string parse_datagen_args(const std::vector<std::string>& args, DatagenConfig& config);
+// The most games and nodes a move a run may ask for.
+constexpr uint64_t MaxDatagenGames = uint64_t(1) << 40;
+constexpr uint64_t MaxDatagenNodes = uint64_t(1) << 32;
+
+// Parses `datagen` command-line options (`--output FILE --games N ...`) with the shared
+// argument reader (tools/cli.h); an error message on failure, empty on success.
+std::string parse_datagen_args(const Args& args, DatagenConfig& config);
 
 // Runs the generation; progress lines go to `log`. Returns the process exit code.
 int run_datagen(const DatagenConfig& config, std::ostream& log);

@@ -9,6 +9,7 @@
 
 #include "tools/game_pack.h"
 #include "tools/game_record.h"
+#include "tools/tools.h"
 
 namespace arbiter::tools {
 

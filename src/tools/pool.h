@@ -22,9 +22,6 @@
 
 namespace arbiter::tools {
 
-int pack_main(const Args& args, std::ostream& out, std::ostream& err);
-int unpack_main(const Args& args, std::ostream& out, std::ostream& err);
-
 // `arbiter convert IN... OUT.abin` for `.agame` and `.apack` inputs: the summary line
 // and any error go to `log`; returns the exit code (1 when an input is damaged or
 // unreadable: the games before the damage are converted, later inputs too).

@@ -369,9 +369,10 @@ void Session::cmd_eval() {
 }
 
 void Session::cmd_bench(const std::vector<std::string_view>& words) {
-    const ParsedNumber<int> depth = words.size() >= 2 ? parse_number<int>(words[1], 1, 30) : search::BenchDepth;
+    const std::optional<int> depth =
+        search::bench_depth(words.size() >= 2 ? std::optional<std::string_view>(words[1]) : std::nullopt);
     if (!depth) {
-        error("bench takes a depth from 1 to 30");
+        error(fmt::format("bench takes a depth from 1 to {}", search::MaxBenchDepth));
         return;
     }
     const search::BenchResult result = search::run_bench(*depth, [this](const std::string& line) { println(line); });

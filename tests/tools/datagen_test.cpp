@@ -96,6 +96,29 @@ TEST_CASE("datagen options are parsed strictly", "[datagen]") {
     CHECK(!parse_datagen_args({"--output", "x", "--threads", "0"}, other).empty());
 }
 
+TEST_CASE("datagen reads its options with the tools' shared reader and says what is wrong", "[datagen]") {
+    DatagenConfig config;
+    CHECK(parse_datagen_args({"--output", "x.agame", "--format", "agame", "--seed", "18446744073709551615",
+                              "--random-plies", "0", "--soft-nodes", "0", "--eval", "hce"},
+                             config)
+              .empty());
+    CHECK(config.format == DataFormat::Agame);
+    CHECK(config.seed == UINT64_MAX);
+    CHECK(config.eval == "hce");
+    DatagenConfig other;
+    CHECK_THAT(parse_datagen_args({"--output", "x", "--games", "ten"}, other),
+               Catch::StartsWith("--games needs a number from 1 to ") && Catch::EndsWith(", not 'ten'"));
+    CHECK(parse_datagen_args({"--output", "x", "--threads", "0"}, other) ==
+          "--threads needs a number from 1 to 1024, not '0'");
+    CHECK(parse_datagen_args({"--output", "x", "--random-plies"}, other) ==
+          "--random-plies needs a number from 0 to 40");
+    CHECK(parse_datagen_args({"--output", "x", "--bogus", "1"}, other) == "unknown option '--bogus'");
+    CHECK(parse_datagen_args({"--output", "x", "stray"}, other) == "unexpected argument 'stray'");
+    CHECK(parse_datagen_args({"--output", "--games", "10"}, other) == "--output needs a file name");
+    CHECK(parse_datagen_args({"--output", "x", "--format", "pgn"}, other) == "--format takes abin or agame, not 'pgn'");
+    CHECK(parse_datagen_args({"--output", "x", "--eval"}, other) == "--eval needs default, hce or a .anet file");
+}
+
 TEST_CASE("The soft node limit ends a search after a whole iteration, under the hard cap", "[datagen]") {
     TranspositionTable tt;
     tt.resize(2);

@@ -17,6 +17,7 @@
 #include "tools/game_pack.h"
 #include "tools/pool.h"
 #include "tools/scored_games.h"
+#include "tools/tools.h"
 #include "tools/xz.h"
 
 using namespace arbiter;

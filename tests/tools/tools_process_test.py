@@ -435,6 +435,33 @@ def test_help_and_version():
         check(re.fullmatch(r"Arbiter \d+\.\d+\.\d+", lines[0] if lines else ""), f"{flag}: {lines}")
 
 
+def test_every_tool_through_one_door():
+    # spsa, datagen and convert answer a bad command line as the other tools do: one
+    # line naming the tool on stderr, exit status 2, nothing on stdout.
+    for args, message in [(("spsa", "x"), "arbiter spsa: takes no arguments"),
+                          (("datagen", "--output", "x.abin", "--games", "ten"),
+                           "arbiter datagen: --games needs a number from 1 to "),
+                          (("datagen", "--games", "1"), "arbiter datagen: --output FILE is required"),
+                          (("convert", "only-one.agame"), "arbiter convert: expected one or more input .agame or .apack files")]:
+        result = run(*args)
+        what = f"`arbiter {' '.join(args)}`"
+        check(result.returncode == 2, f"{what}: exit {result.returncode}")
+        check(result.stdout == "", f"{what} printed on stdout: {result.stdout[:200]!r}")
+        lines = result.stderr.splitlines()
+        check(len(lines) == 1 and lines[0].startswith(message), f"{what}: {result.stderr[:300]!r}")
+    lines = ok(run("spsa"), "spsa")
+    check(lines and all(re.fullmatch(r"\w+, int, -?\d+, -?\d+, -?\d+, \d+, 0\.002", l) for l in lines),
+          f"spsa: {lines[:3]}")
+    # The bench depth is checked once, for the command line and UCI alike.
+    for depth in ("0", "31", "x"):
+        result = run("bench", depth)
+        check(result.returncode == 2 and "from 1 to 30" in result.stderr, f"bench {depth}: {result.stderr!r}")
+        uci = subprocess.run([BINARY], input=f"bench {depth}\nquit\n", capture_output=True, text=True,
+                             timeout=TIMEOUT)
+        check(uci.stdout.splitlines() == ["info string error: bench takes a depth from 1 to 30"],
+              f"UCI bench {depth}: {uci.stdout!r}")
+
+
 def test_perft_and_bench_drivers():
     lines = ok(run("perft", "3"), "perft 3")
     check(lines[-1] == "Nodes searched: 8902", lines[-1])
