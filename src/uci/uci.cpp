@@ -236,6 +236,12 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
 
 void Session::cmd_go(const std::vector<std::string_view>& words) {
     search::SearchLimits limits;
+    // A bad limit refuses the whole command: searching without it could run for ever
+    // (`go wtime abc` has no limit left) or far longer than meant, so the error line
+    // is the only answer, with no bestmove, and the engine waits for the next command.
+    // Unknown words and illegal searchmoves are left out as UCI asks, and the search
+    // goes on without them.
+    bool bad_limit = false;
     for (size_t i = 1; i < words.size(); ++i) {
         const std::string_view key = words[i];
         if (key == "perft") {
@@ -257,19 +263,25 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" || key == "movestogo" ||
                    key == "depth" || key == "nodes" || key == "mate" || key == "movetime") {
+            const bool has_value = i + 1 < words.size() && !is_go_keyword(words[i + 1]);
             const ParsedNumber<int64_t> value =
-                i + 1 < words.size() ? parse_number<int64_t>(words[i + 1]) : NumberError::NotANumber;
+                has_value ? parse_number<int64_t>(words[i + 1]) : NumberError::NotANumber;
             if (!value) {
-                error(fmt::format("go {} needs a number", key));
-                if (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;  // skip the bad value
+                bad_limit = true;
+                if (!has_value) error(fmt::format("go {} needs a number; not searching", key));
+                else if (value.error() == NumberError::OutOfRange)
+                    error(fmt::format("go {}: {} is out of range; not searching", key, words[i + 1]));
+                else error(fmt::format("go {} needs a number, not '{}'; not searching", key, words[i + 1]));
+                i += has_value;  // skip the bad value
                 continue;
             }
             ++i;
             // Some GUIs send negative times when the clock is nearly out: treat as zero.
-            // Every other limit below zero is a mistake, and is left out like a bad number.
+            // Every other limit below zero is a mistake.
             const bool is_clock = key == "wtime" || key == "btime";
             if (*value < 0 && !is_clock) {
-                error(fmt::format("go {} needs a number of 0 or more, not {}", key, *value));
+                bad_limit = true;
+                error(fmt::format("go {} needs a number of 0 or more, not {}; not searching", key, *value));
                 continue;
             }
             const int64_t v = std::max<int64_t>(0, *value);
@@ -286,6 +298,7 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
             error(fmt::format("go: unknown parameter '{}'", key));
         }
     }
+    if (bad_limit) return;
     engine_.set_game(game_);
     if (!engine_.go(limits)) error("already searching");
 }

@@ -599,28 +599,38 @@ def test_bad_commands_and_options(binary):
         check({i["multipv"] for i in infos(lines)} == {1}, "a bad MultiPV value was applied")
 
 
-def test_go_with_non_numeric_limit(binary):
+def test_go_with_a_bad_limit_does_not_search(binary):
+    # A malformed, missing, too large or negative limit gives its error line and no
+    # search at all: no info, no bestmove, and the engine takes the next `go` at once.
+    # (A search started anyway would either refuse that `go` as busy, add a second
+    # bestmove or go deeper than depth 1.)
     with Engine(binary) as e:
         e.send("position startpos")
-        # The other limits still hold: the search ends by itself at depth 3.
-        lines, last = e.search("go movetime xyz depth 3", timeout=10)
-        check(len(errors_in(lines)) == 1, f"'go movetime xyz depth 3': expected one error line, got {errors_in(lines)}")
-        check(max(i["depth"] for i in infos(lines)) == 3, "depth 3 not honoured after a bad limit")
-        legal_from(e, "position startpos", [best_move_of(last)])
-
-
-def test_go_with_negative_limit(binary):
-    with Engine(binary) as e:
-        # A negative limit is refused and left out; the others still hold.
-        for command, error in [("go movetime -5 depth 3", "go movetime needs a number of 0 or more, not -5"),
+        for command, error in [("go wtime abc", "go wtime needs a number, not 'abc'"),
+                               ("go movetime xyz depth 3", "go movetime needs a number, not 'xyz'"),
+                               ("go depth 1.5", "go depth needs a number, not '1.5'"),
+                               ("go depth", "go depth needs a number"),
+                               ("go nodes depth 3", "go nodes needs a number"),
+                               ("go nodes 99999999999999999999", "go nodes: 99999999999999999999 is out of range"),
+                               ("go movetime -5 depth 3", "go movetime needs a number of 0 or more, not -5"),
                                ("go nodes -1 depth 3", "go nodes needs a number of 0 or more, not -1"),
                                ("go depth 3 mate -2", "go mate needs a number of 0 or more, not -2"),
                                ("go depth 3 winc -10", "go winc needs a number of 0 or more, not -10")]:
+            e.send(command)
+            e.send("go depth 1")
+            lines = e.read_until(lambda l: l.startswith("bestmove") or "while searching" in l, timeout=10)
+            lines += e.sync()
+            check(errors_in(lines) == [f"info string error: {error}; not searching"],
+                  f"{command!r}: {errors_in(lines)}")
+            check(len([l for l in lines if l.startswith("bestmove")]) == 1, f"{command!r}: not one bestmove: {lines}")
+            check(max(i["depth"] for i in infos(lines)) == 1,
+                  f"{command!r}: searched deeper than the next go's depth 1")
+            legal_from(e, "position startpos", [best_move_of(next(l for l in lines if l.startswith("bestmove")))])
             e.send("position startpos")
-            lines, last = e.search(command, timeout=10)
-            check(errors_in(lines) == ["info string error: " + error], f"{command!r}: {errors_in(lines)}")
-            check(max(i["depth"] for i in infos(lines)) == 3, f"{command!r}: depth 3 not honoured after a bad limit")
-            legal_from(e, "position startpos", [best_move_of(last)])
+
+
+def test_go_with_negative_clock_searches(binary):
+    with Engine(binary) as e:
         # Clock times below zero are what some GUIs send when the clock is nearly out:
         # taken as zero, without an error, and the engine still moves.
         e.send("position startpos")
@@ -629,17 +639,14 @@ def test_go_with_negative_limit(binary):
         legal_from(e, "position startpos", [best_move_of(last)])
 
 
-def test_go_depth_non_numeric(binary):
+def test_unknown_go_word_is_left_out(binary):
+    # UCI: an unknown token is ignored and the rest of the line still read.
     with Engine(binary) as e:
         e.send("position startpos")
-        e.send("go depth abc")
-        lines = e.read_for(0.5)
-        if not any(l.startswith("bestmove") for l in lines):  # no limit left: it searches until stop
-            e.send("stop")
-            lines += e.read_until(lambda l: l.startswith("bestmove"), timeout=5)
-        check(len(errors_in(lines)) == 1, f"'go depth abc': expected one error line, got {errors_in(lines)}")
-        check(len([l for l in lines if l.startswith("bestmove")]) == 1, "not exactly one bestmove")
-        check(e.sync() == [], "output after the bestmove")
+        lines, last = e.search("go frobnicate depth 2", timeout=10)
+        check(errors_in(lines) == ["info string error: go: unknown parameter 'frobnicate'"], f"{errors_in(lines)}")
+        check(max(i["depth"] for i in infos(lines)) == 2, "depth 2 not honoured after an unknown word")
+        legal_from(e, "position startpos", [best_move_of(last)])
 
 
 def test_go_before_position(binary):
@@ -944,9 +951,9 @@ TESTS = [
     test_chess960_castling_output,
     test_castling_in_pv_printed_per_mode,
     test_bad_commands_and_options,
-    test_go_with_non_numeric_limit,
-    test_go_with_negative_limit,
-    test_go_depth_non_numeric,
+    test_go_with_a_bad_limit_does_not_search,
+    test_go_with_negative_clock_searches,
+    test_unknown_go_word_is_left_out,
     test_go_before_position,
     test_commands_during_search,
     test_position_during_search_does_not_change_it,

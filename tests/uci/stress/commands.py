@@ -200,7 +200,11 @@ class CommandGenerator:
         info = self.oracle.info(self.pos)
         text = self.gen_go(info.legal, kind)
         words = split_words(text)
-        limits, errors = model_go(words, info.legal)
+        limits, errors, refused = model_go(words, info.legal)
+        ok = [self.error(f"an error about {show(w)!r}", regex=re.escape(w)) for w in errors]
+        if refused:  # a bad limit: the error lines and no search
+            self.idle_command(text, "go", ok)
+            return
         r = self.rng
         root = [m for m in info.legal if m in limits["searchmoves"]] if limits["searchmoves"] else list(info.legal)
         bounds = []
@@ -219,7 +223,6 @@ class CommandGenerator:
                    infinite=limits["infinite"], ponder=limits["ponder"], bound=min(bounds) if bounds else None,
                    start=0.0, stop_delay=r.uniform(*r.choice([(0, 0.1), (0, 0.1), (0.1, 0.4), (0.4, 0.9)])),
                    ponderhit_first=r.random() < 0.5, second_fraction=r.random())
-        ok = [self.error(f"an error about {show(w)!r}", regex=re.escape(w)) for w in errors]
 
         def accept():
             s.tentative = False

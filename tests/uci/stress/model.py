@@ -241,11 +241,12 @@ class Search:
 
 
 def model_go(words, legal):
-    """The engine's reading of a `go` line (cmd_go): the limits, and the words that an
-    error line will name, in order."""
+    """The engine's reading of a `go` line (cmd_go): the limits, the words that an
+    error line will name, in order, and whether a bad limit refuses the search."""
     limits = {"depth": 0, "nodes": 0, "movetime": 0, "mate": 0, "time": {}, "infinite": False, "ponder": False,
               "searchmoves": []}
     errors = []
+    refused = False
     i = 1
     while i < len(words):
         key = words[i]
@@ -265,6 +266,7 @@ def model_go(words, legal):
             value = parse_int64(words[i + 1]) if i + 1 < len(words) else None
             if value is None:
                 errors.append(key)
+                refused = True
                 if i + 1 < len(words) and words[i + 1] not in GO_KEYWORDS:
                     i += 1
                 i += 1
@@ -272,6 +274,7 @@ def model_go(words, legal):
             i += 1
             if value < 0 and key not in ("wtime", "btime"):  # only a clock may be negative
                 errors.append(key)
+                refused = True
                 i += 1
                 continue
             value = max(0, value)
@@ -282,7 +285,7 @@ def model_go(words, legal):
         else:
             errors.append(key)
         i += 1
-    return limits, errors
+    return limits, errors, refused
 
 
 OPTION_RE = re.compile(r"^option name (?P<name>.+?) type (?P<type>\w+)(?: default (?P<default>.*?))?"
