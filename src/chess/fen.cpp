@@ -185,7 +185,9 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check
     const std::vector<std::string_view> fields = split_words(fen);
     if (fields.empty()) return {std::nullopt, "empty FEN"};
     if (fields.size() < 4 || fields.size() > 6)
-        return {std::nullopt, fmt::format("FEN has {} fields, expected 4 to 6", fields.size())};
+        return {std::nullopt, fmt::format("expected 6 fields (placement, side to move, castling, en passant, halfmove "
+                                          "clock, fullmove number; the two clocks may be left out), found {}",
+                                          fields.size())};
 
     Position pos;
     pos.chess960_ = chess960;

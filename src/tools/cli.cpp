@@ -17,6 +17,11 @@ namespace {
 
 bool is_flag(std::string_view arg) { return arg.size() > 2 && arg.starts_with("--"); }
 
+// The longest --movetime: a year, in milliseconds.
+constexpr int64_t MaxMovetimeMs = int64_t(365) * 24 * 60 * 60 * 1000;
+// The most --nodes: a trillion, days of searching on any machine.
+constexpr uint64_t MaxNodes = 1'000'000'000'000;
+
 } // namespace
 
 std::optional<std::string_view> ArgReader::value() {
@@ -31,20 +36,21 @@ std::vector<std::string_view> ArgReader::values() {
 }
 
 template <typename T>
-bool ArgReader::number(std::string_view flag, T min, T max, T& out, std::string& error) {
+bool ArgReader::number(std::string_view flag, T min, T max, T& out, std::string& error, std::string_view what) {
     const std::optional<std::string_view> text = value();
     const ParsedNumber<T> parsed = text ? parse_number<T>(*text, min, max) : NumberError::NotANumber;
     if (!parsed) {
-        error = text ? fmt::format("{} needs a number from {} to {}, not '{}'", flag, min, max, *text)
-                     : fmt::format("{} needs a number from {} to {}", flag, min, max);
+        error = text ? fmt::format("{} needs {} from {} to {}, not '{}'", flag, what, min, max, *text)
+                     : fmt::format("{} needs {} from {} to {}", flag, what, min, max);
         return false;
     }
     out = *parsed;
     return true;
 }
-template bool ArgReader::number<int>(std::string_view, int, int, int&, std::string&);
-template bool ArgReader::number<int64_t>(std::string_view, int64_t, int64_t, int64_t&, std::string&);
-template bool ArgReader::number<uint64_t>(std::string_view, uint64_t, uint64_t, uint64_t&, std::string&);
+template bool ArgReader::number<int>(std::string_view, int, int, int&, std::string&, std::string_view);
+template bool ArgReader::number<int64_t>(std::string_view, int64_t, int64_t, int64_t&, std::string&, std::string_view);
+template bool ArgReader::number<uint64_t>(std::string_view, uint64_t, uint64_t, uint64_t&, std::string&,
+                                          std::string_view);
 
 int usage_error(std::ostream& err, std::string_view tool, std::string_view message) {
     err << "arbiter " << tool << ": " << message << '\n';
@@ -62,8 +68,8 @@ bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& opt
     }
     options.limited |= is_limit;
     if (flag == "--depth") args.number(flag, 1, search::MaxPly - 1, limits.depth, error);
-    else if (flag == "--movetime") args.number<int64_t>(flag, 1, int64_t(1) << 40, limits.movetime, error);
-    else if (flag == "--nodes") args.number<uint64_t>(flag, 1, uint64_t(1) << 50, limits.nodes, error);
+    else if (flag == "--movetime") args.number(flag, int64_t(1), MaxMovetimeMs, limits.movetime, error, "milliseconds");
+    else if (flag == "--nodes") args.number(flag, uint64_t(1), MaxNodes, limits.nodes, error, "a number of nodes");
     else if (flag == "--infinite") limits.infinite = true;
     else if (flag == "--threads") args.number(flag, 1, 1024, options.threads, error);
     else if (flag == "--hash") args.number(flag, 1, 65536, options.hash_mb, error);

@@ -30,9 +30,10 @@ public:
     std::optional<std::string_view> value();
     // Every argument up to the next flag (FENs and move lists span several).
     std::vector<std::string_view> values();
-    // An integer from `min` to `max` as the value of `flag`; else sets `error`.
+    // An integer from `min` to `max` as the value of `flag`; else sets `error`, which
+    // calls the value `what` ("{flag} needs {what} from {min} to {max}").
     template <typename T>
-    bool number(std::string_view flag, T min, T max, T& out, std::string& error);
+    bool number(std::string_view flag, T min, T max, T& out, std::string& error, std::string_view what = "a number");
 
 private:
     const Args& args_;

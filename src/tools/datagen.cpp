@@ -206,8 +206,10 @@ std::string parse_datagen_args(const Args& args, DatagenConfig& config) {
         }
         else if (flag == "--games") reader.number(flag, uint64_t(1), MaxDatagenGames, config.games, error);
         else if (flag == "--threads") reader.number(flag, 1, 1024, config.threads, error);
-        else if (flag == "--nodes") reader.number(flag, uint64_t(100), MaxDatagenNodes, config.nodes, error);
-        else if (flag == "--soft-nodes") reader.number(flag, uint64_t(0), MaxDatagenNodes, config.soft_nodes, error);
+        else if (flag == "--nodes")
+            reader.number(flag, uint64_t(100), MaxDatagenNodes, config.nodes, error, "a number of nodes");
+        else if (flag == "--soft-nodes")
+            reader.number(flag, uint64_t(0), MaxDatagenNodes, config.soft_nodes, error, "a number of nodes");
         else if (flag == "--seed") reader.number(flag, uint64_t(0), UINT64_MAX, config.seed, error);
         else if (flag == "--random-plies") reader.number(flag, 0, 40, config.random_plies, error);
         else if (flag == "--chess960-percent") reader.number(flag, 0, 100, config.chess960_percent, error);

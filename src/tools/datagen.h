@@ -89,9 +89,10 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// The most games and nodes a move a run may ask for.
-constexpr uint64_t MaxDatagenGames = uint64_t(1) << 40;
-constexpr uint64_t MaxDatagenNodes = uint64_t(1) << 32;
+// The most games and nodes a move a run may ask for: far beyond any run's needs, and
+// far from the counters' limits.
+constexpr uint64_t MaxDatagenGames = 1'000'000'000;
+constexpr uint64_t MaxDatagenNodes = 1'000'000'000;
 
 // Parses `datagen` command-line options (`--output FILE --games N ...`) with the shared
 // argument reader (tools/cli.h); an error message on failure, empty on success.

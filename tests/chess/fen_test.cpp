@@ -282,9 +282,12 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("   \t ", "empty FEN");
     }
     SECTION("wrong number of fields") {
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "FEN has 3 fields");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "FEN has 1 fields");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", "FEN has 7 fields");
+        // The message names the fields a FEN has, and how many this one has.
+        const std::string expected = "expected 6 fields (placement, side to move, castling, en passant, halfmove "
+                                     "clock, fullmove number; the two clocks may be left out), found ";
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", expected + "3");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", expected + "1");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", expected + "7");
     }
     SECTION("wrong number of ranks") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "the board has 7 ranks");

@@ -405,6 +405,21 @@ def test_bad_input():
         check("Segmentation" not in result.stderr and result.returncode > 0, f"{what} crashed: {result.returncode}")
 
 
+def test_messages_name_unit_and_range():
+    for args, message in [(("analyse", "--movetime", "0"),
+                           "arbiter analyse: --movetime needs milliseconds from 1 to 31536000000, not '0'"),
+                          (("analyse", "--nodes", "0"),
+                           "arbiter analyse: --nodes needs a number of nodes from 1 to 1000000000000, not '0'"),
+                          (("datagen", "--output", "x.abin", "--games", "0"),
+                           "arbiter datagen: --games needs a number from 1 to 1000000000, not '0'"),
+                          (("perft", "3", "8/8/8 w"), "arbiter: invalid FEN: expected 6 fields (placement, side to "
+                           "move, castling, en passant, halfmove clock, fullmove number; the two clocks may be left "
+                           "out), found 2")]:
+        result = run(*args)
+        check(result.returncode == 2 and result.stderr == message + "\n",
+              f"`arbiter {' '.join(args)}`: {result.returncode} {result.stderr!r}")
+
+
 def test_convert_pgn():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "games.abin")
