@@ -90,6 +90,7 @@ public:
     const syzygy::Tablebases& tablebases() const { return tablebases_; }
     void set_tb_probe_depth(int depth) { tb_probe_depth_ = depth; }
     void set_tb_fifty_move_rule(bool on) { tb_fifty_move_rule_ = on; }
+    bool tb_fifty_move_rule() const { return tb_fifty_move_rule_; }
     void set_tb_probe_limit(int pieces) { tb_probe_limit_ = pieces; }
 
     uint64_t last_search_nodes() const { return last_nodes_; }

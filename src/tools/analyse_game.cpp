@@ -180,7 +180,11 @@ private:
             e.depth = last_.depth;
             e.nodes = engine_.last_search_nodes();
         }
-        e.wdl = search::wdl_of(e.white);
+        // White's point of view, as `white`; certain where the game or the tables decide.
+        const search::Wdl wdl = search::line_wdl(game, white_score(e.white, pos.side_to_move()),
+                                                 e.pv.empty() ? Move() : e.pv.front(), engine_.tablebases(),
+                                                 engine_.tb_fifty_move_rule());
+        e.wdl = pos.side_to_move() == White ? wdl : wdl.flipped();
         return e;
     }
 

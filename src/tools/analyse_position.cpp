@@ -33,13 +33,15 @@ int fail(std::ostream& err, std::string_view message) {
     return 2;
 }
 
-std::string info_line(const Position& root, const search::SearchInfo& info, bool show_multipv) {
+std::string info_line(const search::Engine& engine, const search::SearchInfo& info, bool show_multipv) {
+    const Position& root = engine.game().position();
     const Color stm = root.side_to_move();
     const search::Score white = white_score(info.score, stm);
     // The bound is the side to move's: from White's side, Black's lower bound is an upper one.
     const bool lower = info.bound == (stm == White ? search::BoundKind::Lower : search::BoundKind::Upper);
     const std::string_view bound = info.bound == search::BoundKind::Exact ? "" : lower ? ">=" : "<=";
-    search::Wdl wdl = search::wdl_of(info.score);
+    search::Wdl wdl = search::line_wdl(engine.game(), info.score, info.pv.empty() ? Move() : info.pv.front(),
+                                       engine.tablebases(), engine.tb_fifty_move_rule());
     if (stm == Black) wdl = wdl.flipped();
     const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : info.nodes * 1000;
     std::string text = fmt::format("depth {}/{}", info.depth, info.seldepth);
@@ -109,7 +111,7 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
     Move best;
     engine.set_listener({
         [&](const std::vector<search::SearchInfo>& lines) {
-            for (const search::SearchInfo& info : lines) out << info_line(root, info, options.multipv > 1) << '\n';
+            for (const search::SearchInfo& info : lines) out << info_line(engine, info, options.multipv > 1) << '\n';
             out.flush();
         },
         nullptr,

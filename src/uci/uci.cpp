@@ -34,9 +34,10 @@ std::string_view case_hint(std::string_view token) {
     return upper ? " (UCI moves are lower case)" : "";
 }
 
-// `wdl W D L` per mille, from the side to move's point of view.
-std::string wdl_text(search::Score score) {
-    const search::Wdl wdl = search::wdl_of(score);
+// `wdl W D L` per mille, from the side to move's point of view (search/wdl.h).
+std::string wdl_text(const search::Engine& engine, const search::SearchInfo& line) {
+    const search::Wdl wdl = search::line_wdl(engine.game(), line.score, line.pv.empty() ? Move() : line.pv.front(),
+                                             engine.tablebases(), engine.tb_fifty_move_rule());
     return fmt::format("{} {} {}", wdl.win, wdl.draw, wdl.loss);
 }
 
@@ -314,7 +315,7 @@ void Session::print_iteration(const std::vector<search::SearchInfo>& lines) {
                                        info.multipv, score_text(info.score));
         if (info.bound == search::BoundKind::Lower) text += " lowerbound";
         if (info.bound == search::BoundKind::Upper) text += " upperbound";
-        if (show_wdl_) text += fmt::format(" wdl {}", wdl_text(info.score));
+        if (show_wdl_) text += fmt::format(" wdl {}", wdl_text(engine_, info));
         const int64_t nps = info.time_ms > 0 ? int64_t(info.nodes * 1000 / uint64_t(info.time_ms)) : 0;
         text += fmt::format(" nodes {} nps {} hashfull {} tbhits {} time {} pv", info.nodes, nps, info.hashfull,
                             info.tb_hits, info.time_ms);

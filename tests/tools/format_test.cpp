@@ -63,16 +63,17 @@ TEST_CASE("Mate scores in full moves from White's side, whoever is to move", "[t
 }
 
 TEST_CASE("WDL from White's side and expected score", "[tools]") {
-    const search::Wdl even = search::wdl_of(0);
+    constexpr int StartMaterial = 78;
+    const search::Wdl even = search::wdl_of(0, StartMaterial);
     CHECK(even.win == even.loss);
     CHECK(even.win + even.draw + even.loss == 1000);
     CHECK(even.expected_score() == Approx(0.5));
-    const search::Wdl up = search::wdl_of(300);
+    const search::Wdl up = search::wdl_of(300, StartMaterial);
     CHECK(up.win > up.loss);
     CHECK(up.flipped().loss == up.win);
     CHECK(up.flipped().expected_score() == Approx(1.0 - up.expected_score()));
-    CHECK(search::wdl_of(search::mate_in(3)).win == 1000);
-    CHECK(search::wdl_of(search::mated_in(2)).loss == 1000);
+    CHECK(search::wdl_of(search::mate_in(3), StartMaterial).win == 1000);
+    CHECK(search::wdl_of(search::mated_in(2), StartMaterial).loss == 1000);
 }
 
 TEST_CASE("SAN lines with move numbers", "[tools]") {
