@@ -1,20 +1,24 @@
 // `arbiter analyse --pgn FILE ...`: a game review in the manner of lichess's.
 //
 // Every position of the main line is searched (with --side, those before and after the
-// side's moves). A move's quality is the expected score (win 1, draw 1/2, from the WDL
+// side's moves). A move is judged by the expected score (win 1, draw 1/2, from the WDL
 // model of search/wdl.h) its mover kept: the loss is E(before, best play) - E(after the
 // move), zero when the move was the engine's choice. Judging by expected score and not
 // by centipawns means that dropping two pawns at +8 is no blunder, while at 0.00 it is.
 //
-//   loss >= 0.08  inaccuracy  ?!  ($6)      about 50 cp lost from an equal position
-//   loss >= 0.15  mistake     ?   ($2)      about 90 cp
-//   loss >= 0.25  blunder     ??  ($4)      about 150 cp
+//   loss >= 0.08  inaccuracy  ?!  ($6)      about 40 cp lost from an equal opening position
+//   loss >= 0.15  mistake     ?   ($2)      about 80 cp
+//   loss >= 0.25  blunder     ??  ($4)      about 140 cp
+//
+// Accuracy is lichess's (tools/accuracy.h): each move's from the drop in its mover's win
+// percentage, a side's the mean of the volatility-weighted and harmonic means of its
+// moves' accuracies.
 //
 // Output: the games as PGN, each move followed by `[%eval E]` (the evaluation after it,
 // White's side, lichess's format), a NAG and a comment at each inaccuracy, mistake and
-// blunder, and the engine's line as a variation; then a summary per side: accuracy
-// (100 x the average expected score kept), counts, average centipawn loss (scores
-// clamped to +-10 pawns). --json writes one object per searched position instead.
+// blunder, and the engine's line as a variation; then a summary per side: accuracy,
+// counts, average centipawn loss (scores clamped to +-10 pawns). --json writes one object
+// per searched position instead.
 
 #include <fmt/format.h>
 
@@ -29,6 +33,7 @@
 #include "chess/notation.h"
 #include "chess/pgn.h"
 #include "search/engine.h"
+#include "tools/accuracy.h"
 #include "tools/format.h"
 #include "tools/progress.h"
 #include "tools/tools.h"
@@ -68,16 +73,16 @@ struct Evaluation {
 struct MoveReview {
     bool judged = false;
     double loss = 0;  // expected score lost by the mover, 0 to 1
+    double accuracy = 100;  // lichess's, 0 to 100
     int cp_loss = 0;
     Judgement judgement = Judgement::None;
 };
 
 struct SideSummary {
     int moves = 0;
-    double kept = 0;        // sum of (1 - loss)
     long cp_loss = 0;
     int counts[4] = {};     // by Judgement
-    double accuracy() const { return moves ? 100.0 * kept / moves : 100.0; }
+    double accuracy = 100;  // lichess's, over the side's moves (tools/accuracy.h)
     double acpl() const { return moves ? double(cp_loss) / moves : 0.0; }
 };
 
@@ -224,7 +229,7 @@ PgnGame annotate(const PgnGame& source, const std::vector<Evaluation>& evals, co
     for (Color c : {White, Black}) {
         if (!options.side[c]) continue;
         const std::string name = c == White ? "White" : "Black";
-        game.set_tag(name + "Accuracy", fmt::format("{:.1f}", summary[c].accuracy()));
+        game.set_tag(name + "Accuracy", fmt::format("{:.1f}", summary[c].accuracy));
         game.set_tag(name + "ACPL", fmt::format("{:.0f}", summary[c].acpl()));
     }
     game.set_tag("Annotator", fmt::format("Arbiter, {} per position", describe_limit(options.search.limits)));
@@ -240,7 +245,7 @@ std::string summary_text(const PgnGame& game, const SideSummary summary[2], cons
         if (!options.side[c]) continue;
         const SideSummary& s = summary[c];
         text += fmt::format("  {:<6} {:>8.1f} {:>13} {:>9} {:>9} {:>6.0f}\n", c == White ? "White" : "Black",
-                            s.accuracy(), s.counts[int(Judgement::Inaccuracy)], s.counts[int(Judgement::Mistake)],
+                            s.accuracy, s.counts[int(Judgement::Inaccuracy)], s.counts[int(Judgement::Mistake)],
                             s.counts[int(Judgement::Blunder)], s.acpl());
     }
     return text;
@@ -254,7 +259,7 @@ std::string summary_json(const PgnGame& game, const SideSummary summary[2], cons
         const SideSummary& s = summary[c];
         sides += fmt::format("{}\"{}\":{{\"accuracy\":{:.1f},\"acpl\":{:.1f},\"moves\":{},\"inaccuracies\":{},"
                              "\"mistakes\":{},\"blunders\":{}}}",
-                             sides.empty() ? "" : ",", c == White ? "white" : "black", s.accuracy(), s.acpl(), s.moves,
+                             sides.empty() ? "" : ",", c == White ? "white" : "black", s.accuracy, s.acpl(), s.moves,
                              s.counts[int(Judgement::Inaccuracy)], s.counts[int(Judgement::Mistake)],
                              s.counts[int(Judgement::Blunder)]);
     }
@@ -293,7 +298,8 @@ void write_json(std::ostream& out, const PgnGame& game, const std::vector<Evalua
                 text += fmt::format(",\"played\":{},\"played_uci\":{}", json_string(to_san(pos, played)),
                                     json_string(to_uci(played, pos.chess960())));
                 if (r.judged)
-                    text += fmt::format(",\"loss\":{:.4f},\"cp_loss\":{},\"judgement\":{}", r.loss, r.cp_loss,
+                    text += fmt::format(",\"loss\":{:.4f},\"accuracy\":{:.1f},\"cp_loss\":{},\"judgement\":{}",
+                                        r.loss, r.accuracy, r.cp_loss,
                                         r.judgement == Judgement::None
                                             ? "null"
                                             : json_string(fmt::format("{}", judgement_name(r.judgement))));
@@ -303,6 +309,16 @@ void write_json(std::ostream& out, const PgnGame& game, const std::vector<Evalua
         if (ply < game.moves.size()) pos = pos.apply(game.moves[ply].move);
     }
     out.flush();
+}
+
+// The evaluations (White's side, centipawns clamped to +-1000) lichess's accuracy reads,
+// one per position. A position not searched (--side) takes lichess's value for an
+// unanalysed start at the start, else its predecessor's.
+std::vector<int> accuracy_evals(const std::vector<Evaluation>& evals) {
+    std::vector<int> cps(evals.size());
+    for (size_t i = 0; i < evals.size(); ++i)
+        cps[i] = evals[i].searched ? clamped_centipawns(evals[i].white) : i == 0 ? StartCentipawns : cps[i - 1];
+    return cps;
 }
 
 std::string quote_shell(const std::string& text) {
@@ -352,8 +368,8 @@ bool plot(const PgnGame& game, const std::vector<Evaluation>& evals, const std::
                          "\"start_cp\":{},\"points\":[{}]}}\n",
                          json_string(game.tag("White").value_or("White")), json_string(game.tag("Black").value_or("Black")),
                          json_string(game.result), json_string(game.tag("Event").value_or("")),
-                         options.side[White] ? fmt::format("{:.1f}", summary[White].accuracy()) : "null",
-                         options.side[Black] ? fmt::format("{:.1f}", summary[Black].accuracy()) : "null",
+                         options.side[White] ? fmt::format("{:.1f}", summary[White].accuracy) : "null",
+                         options.side[Black] ? fmt::format("{:.1f}", summary[Black].accuracy) : "null",
                          json_string(describe_limit(options.search.limits)), game.start.fullmove_number(),
                          evals[0].searched ? fmt::format("{:.4f}", evals[0].wdl.expected_score()) : "null",
                          evals[0].searched ? clamped_centipawns(evals[0].white) : 0, points);
@@ -464,13 +480,18 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
                 if (reviews[i].judged) {
                     SideSummary& s = summary[mover];
                     ++s.moves;
-                    s.kept += 1.0 - reviews[i].loss;
                     s.cp_loss += reviews[i].cp_loss;
                     ++s.counts[int(reviews[i].judgement)];
                 }
             }
             pos = pos.apply(game.moves[i].move);
         }
+        const std::vector<int> cps = accuracy_evals(evals);
+        const std::vector<double> accuracies = move_accuracies(cps, game.start.side_to_move());
+        for (size_t i = 0; i < reviews.size(); ++i) reviews[i].accuracy = accuracies[i];
+        const GameAccuracy accuracy = game_accuracy(cps, game.start.side_to_move());
+        if (accuracy.white) summary[White].accuracy = *accuracy.white;
+        if (accuracy.black) summary[Black].accuracy = *accuracy.black;
         const PgnGame annotated = annotate(game, evals, reviews, summary, options);
         if (options.json) {
             progress.finish();
