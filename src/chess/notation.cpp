@@ -85,8 +85,20 @@ std::string to_san(const Position& pos, Move m) {
 
 SanResult parse_san(const Position& pos, std::string_view text) {
     std::string s(text);
-    while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
-        s.pop_back();
+    const auto strip_suffixes = [&s] {
+        while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
+            s.pop_back();
+    };
+    strip_suffixes();
+    // FIDE's optional "e.p." after an en passant capture (Appendix C.9), glued or spaced,
+    // before or after the check sign: exf6e.p., exf6 e.p.+
+    constexpr std::string_view EnPassantSuffix = "e.p.";
+    const bool en_passant_suffix = s.size() > EnPassantSuffix.size() && s.ends_with(EnPassantSuffix);
+    if (en_passant_suffix) {
+        s.resize(s.size() - EnPassantSuffix.size());
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        strip_suffixes();
+    }
     if (s.empty()) return {std::nullopt, "empty move"};
 
     const MoveList moves = legal_moves(pos);
@@ -140,6 +152,8 @@ SanResult parse_san(const Position& pos, std::string_view text) {
         found = m;
     }
     if (!found) return {std::nullopt, fmt::format("move '{}' is not legal here", text)};
+    if (en_passant_suffix && found->kind() != Move::EnPassant)
+        return {std::nullopt, fmt::format("move '{}' is not an en passant capture", text)};
     return {found, {}};
 }
 

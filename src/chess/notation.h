@@ -23,7 +23,8 @@ std::optional<Move> parse_uci(const Position& pos, std::string_view text);
 std::string to_san(const Position& pos, Move m);
 
 // Reads SAN, tolerant of what people and programs write: optional 'x', '+', '#',
-// annotations (!?), '=' before the promotion piece, and castling with O or 0.
+// annotations (!?), '=' before the promotion piece, castling with O or 0, and "e.p."
+// after an en passant capture (refused after any other move).
 // Returns the legal move, or an error message when the text is ambiguous or matches none.
 struct SanResult {
     std::optional<Move> move;

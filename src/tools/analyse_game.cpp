@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -283,13 +284,19 @@ void write_json(std::ostream& out, const PgnGame& game, const std::vector<Evalua
                 pv += json_string(to_san(p, m));
                 p = p.apply(m);
             }
-            const bool mate = search::is_mate(e.white);
+            // A checkmated position has no evaluation, as lichess writes it (no [%eval] after
+            // the mating move, no entry in its analysis): eval, cp and mate are null and
+            // checkmate is true. The WDL says who won.
+            const bool mate = search::is_mate(e.white) && !e.checkmate;
+            const bool cp = !mate && !e.checkmate;
             std::string text = fmt::format(
                 "{{\"game\":{},\"ply\":{},\"move_number\":{},\"side\":\"{}\",\"fen\":{},\"eval\":{},\"cp\":{},"
-                "\"mate\":{},\"wdl\":[{},{},{}],\"depth\":{},\"nodes\":{},\"best\":{},\"best_uci\":{},\"pv\":[{}]",
+                "\"mate\":{},\"checkmate\":{},\"wdl\":[{},{},{}],\"depth\":{},\"nodes\":{},\"best\":{},\"best_uci\":{},"
+                "\"pv\":[{}]",
                 game.number, ply, pos.fullmove_number(), pos.side_to_move() == White ? "white" : "black",
-                json_string(pos.fen()), json_string(format_score(e.white)), mate ? "null" : std::to_string(e.white),
-                mate ? std::to_string(white_mate_moves(e.white)) : "null", e.wdl.win, e.wdl.draw, e.wdl.loss,
+                json_string(pos.fen()), e.checkmate ? "null" : json_string(format_score(e.white)),
+                cp ? std::to_string(e.white) : "null", mate ? std::to_string(white_mate_moves(e.white)) : "null",
+                e.checkmate ? "true" : "false", e.wdl.win, e.wdl.draw, e.wdl.loss,
                 e.depth, e.nodes, e.pv.empty() ? "null" : json_string(to_san(pos, e.pv[0])),
                 e.pv.empty() ? "null" : json_string(to_uci(e.pv[0], pos.chess960())), pv);
             if (ply < game.moves.size()) {
@@ -453,8 +460,10 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
 
     std::ofstream file;
     if (!options.output_path.empty()) {
+        errno = 0;
         file.open(options.output_path, std::ios::binary);
-        if (!file) return fail(err, fmt::format("cannot write '{}'", options.output_path));
+        if (!file)
+            return fail(err, fmt::format("cannot write '{}': {}", options.output_path, system_error_text(errno)));
     }
     std::ostream& pgn_out = options.output_path.empty() ? out : file;
 

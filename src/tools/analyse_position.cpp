@@ -85,6 +85,8 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
     if (!start.position) return fail(err, fmt::format("invalid FEN '{}': {}", fen, start.error));
     Game game(*start.position);
     for (std::string_view text : move_texts) {
+        // "exf6 e.p." given as two arguments: the note belongs to the capture before it.
+        if (text == "e.p." && !game.moves().empty() && game.moves().back().kind() == Move::EnPassant) continue;
         const std::optional<Move> move = parse_move(game.position(), text);
         if (!move) return fail(err, fmt::format("illegal move '{}' in position {}", text, game.position().fen()));
         game.play(*move);

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -112,15 +114,18 @@ std::optional<Move> parse_move(const Position& pos, std::string_view text) {
     return parse_san(pos, text).move;
 }
 
+std::string system_error_text(int error) { return error ? std::strerror(error) : "unknown error"; }
+
 std::optional<std::string> read_file(const std::string& path, std::string& error) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         error = fmt::format("'{}' is a directory", path);
         return std::nullopt;
     }
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        error = fmt::format("cannot open '{}'", path);
+        error = fmt::format("cannot open '{}': {}", path, system_error_text(errno));
         return std::nullopt;
     }
     std::ostringstream text;

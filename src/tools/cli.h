@@ -74,7 +74,10 @@ FenResult read_any_fen(std::string_view fen);
 // A move of `pos` in UCI notation or SAN.
 std::optional<Move> parse_move(const Position& pos, std::string_view text);
 
-// The file's bytes, or nullopt with `error` set.
+// errno's text ("No such file or directory"), for messages on files; "unknown error" for 0.
+std::string system_error_text(int error);
+
+// The file's bytes, or nullopt with `error` set (saying why: no such file, no permission).
 std::optional<std::string> read_file(const std::string& path, std::string& error);
 
 } // namespace arbiter::tools

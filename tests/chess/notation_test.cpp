@@ -362,6 +362,21 @@ TEST_CASE("SAN parsing is lenient about what people write", "[notation]") {
     check_san_move(promo, "e8=Q+!", Move(E7, E8, Move::Promotion, Queen));
 }
 
+TEST_CASE("SAN: an en passant capture may say so with e.p.", "[notation]") {
+    const Position ep = parse("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    const Move capture(E5, F6, Move::EnPassant);
+    check_san_move(ep, "exf6e.p.", capture);
+    check_san_move(ep, "exf6 e.p.", capture);
+    check_san_move(ep, "exf6e.p.+", capture);
+    check_san_move(ep, "exf6+e.p.", capture);
+    check_san_move(ep, "e5f6e.p.", capture);
+    // Only after an en passant capture, and not alone.
+    const SanResult other = parse_san(ep, "d3e.p.");
+    CHECK_FALSE(other.move);
+    CHECK(other.error.find("not an en passant capture") != std::string::npos);
+    CHECK_FALSE(parse_san(ep, "e.p.").move);
+}
+
 TEST_CASE("SAN parsing reports ambiguous, illegal and unreadable moves", "[notation]") {
     const Position start = Position::startpos();
     check_san_error(start, "", "empty move");

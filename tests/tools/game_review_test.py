@@ -108,6 +108,43 @@ def test_accuracy_of_a_hung_piece_and_a_mate():
         check(abs(p["accuracy"] - want) < 0.051, f"ply {i}: accuracy {p['accuracy']} against {want:.2f}")
 
 
+def test_file_errors_say_why():
+    missing = run("analyse", "--pgn", "/nonexistent/games.pgn")
+    check(missing.returncode == 2 and not missing.stdout, f"exit {missing.returncode}, stdout {missing.stdout!r}")
+    check("cannot open '/nonexistent/games.pgn': No such file or directory" in missing.stderr, missing.stderr)
+    # A path through a file (root reads any file, so a permission test would pass vacuously).
+    through = run("analyse", "--pgn", data("hand-blunder.pgn") + "/games.pgn")
+    check(through.returncode == 2 and "Not a directory" in through.stderr, through.stderr)
+    unwritable = run("analyse", "--pgn", data("hand-blunder.pgn"), "--depth", "1", "--output", "/nonexistent/out.pgn")
+    check(unwritable.returncode == 2 and "cannot write '/nonexistent/out.pgn': No such file or directory"
+          in unwritable.stderr, unwritable.stderr)
+    epd = run("epd", "/nonexistent/suite.epd")
+    check(epd.returncode != 0 and "No such file or directory" in epd.stderr, epd.stderr)
+
+
+def test_en_passant_suffix_in_moves():
+    fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    after = "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+    for moves in (["exf6e.p."], ["exf6", "e.p."], ["exf6e.p.+"], ["e5f6"]):
+        result = run("analyse", "--fen", fen, "--moves", *moves, "--depth", "1")
+        check(result.returncode == 0, f"--moves {moves}: {result.stderr!r}")
+        check(result.stdout.startswith(f"Position: {after}\n"), f"--moves {moves}: {result.stdout[:120]!r}")
+    for moves in (["d3e.p."], ["d3", "e.p."], ["e.p."]):
+        result = run("analyse", "--fen", fen, "--moves", *moves, "--depth", "1")
+        check(result.returncode == 2 and not result.stdout, f"--moves {moves} accepted: {result.stdout[:120]!r}")
+
+
+def test_mated_position_in_json():
+    objects = json_lines(run("analyse", "--pgn", data("hand-blunder.pgn"), "--depth", "4", "--json"))
+    last = [o for o in objects if "ply" in o][-1]
+    # lichess writes no evaluation for a mated position: no [%eval] after the mating
+    # move, no entry in its analysis. Here: eval, cp and mate null, checkmate true.
+    check(last["checkmate"] is True and last["eval"] is None and last["cp"] is None and last["mate"] is None,
+          f"the mated position: {last}")
+    check(last["wdl"] == [0, 0, 1000] and last["side"] == "white", f"White is mated: {last}")
+    check("#-0" not in "".join(json.dumps(o) for o in objects), "no #-0 anywhere")
+
+
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
 
 

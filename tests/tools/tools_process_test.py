@@ -207,7 +207,12 @@ def test_analyse_game_json():
         check(o["judgement"] in (None, "Inaccuracy", "Mistake", "Blunder"), o["judgement"])
         check(o["loss"] >= 0, "loss is not negative")
         check((o["played"] == o["best"]) <= (o["loss"] == 0), "the engine's move loses nothing")
-    check(positions[-1]["eval"] == "#-0" and positions[-1]["mate"] == 0, f"checkmate at the end: {positions[-1]}")
+    # Checkmate at the end: no evaluation, as lichess writes none for a mated position.
+    last = positions[-1]
+    check(last["checkmate"] and last["eval"] is None and last["cp"] is None and last["mate"] is None,
+          f"checkmate at the end: {last}")
+    check(last["wdl"] == [0, 0, 1000] and last["side"] == "white", f"White mated: {last}")
+    check(not any(o["checkmate"] for o in positions[:-1]), "no other checkmate")
     counts = summary[0]["summary"]
     for side in ("white", "black"):
         judged = [o["judgement"] for o in positions[:-1] if o["side"] == side]
