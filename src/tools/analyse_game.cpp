@@ -16,9 +16,12 @@
 //
 // Output: the games as PGN, each move followed by `[%eval E]` (the evaluation after it,
 // White's side, lichess's format), a NAG and a comment at each inaccuracy, mistake and
-// blunder, and the engine's line as a variation; then a summary per side: accuracy,
-// counts, average centipawn loss (scores clamped to +-10 pawns). --json writes one object
-// per searched position instead.
+// blunder, and the engine's line as a variation; each side's accuracy, counts and
+// average centipawn loss (scores clamped to +-10 pawns) as tags of the game
+// (WhiteAccuracy, WhiteInaccuracies, WhiteMistakes, WhiteBlunders, WhiteACPL; Black's
+// likewise). The same summary as a table goes to standard error, so that standard
+// output is a PGN file and nothing else. --json writes only JSON instead: one object per
+// searched position, then one with the game's summary (--output still writes the PGN).
 
 #include <fmt/format.h>
 
@@ -231,6 +234,9 @@ PgnGame annotate(const PgnGame& source, const std::vector<Evaluation>& evals, co
         if (!options.side[c]) continue;
         const std::string name = c == White ? "White" : "Black";
         game.set_tag(name + "Accuracy", fmt::format("{:.1f}", summary[c].accuracy));
+        game.set_tag(name + "Inaccuracies", std::to_string(summary[c].counts[int(Judgement::Inaccuracy)]));
+        game.set_tag(name + "Mistakes", std::to_string(summary[c].counts[int(Judgement::Mistake)]));
+        game.set_tag(name + "Blunders", std::to_string(summary[c].counts[int(Judgement::Blunder)]));
         game.set_tag(name + "ACPL", fmt::format("{:.0f}", summary[c].acpl()));
     }
     game.set_tag("Annotator", fmt::format("Arbiter, {} per position", describe_limit(options.search.limits)));
@@ -512,8 +518,10 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
             progress.finish();
             pgn_out << write_pgn(annotated);
             pgn_out.flush();
-            out << summary_text(game, summary, options) << (options.output_path.empty() ? "\n" : "");
-            out.flush();
+            // Standard output carries the PGN and nothing else: the table is for the
+            // person watching (the game's tags carry the same figures).
+            err << summary_text(game, summary, options);
+            err.flush();
         }
         if (!options.plot_path.empty() &&
             !plot(game, evals, reviews, summary, options, plot_name(options.plot_path, game.number, games.size() > 1), err))

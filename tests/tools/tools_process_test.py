@@ -151,8 +151,11 @@ def test_analyse_game_annotated_pgn():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "annotated.pgn")
         result = analyse_game("--output", out)
-        lines = ok(result, "analyse --pgn --output")
+        check(ok(result, "analyse --pgn --output") == [], f"nothing on stdout: {result.stdout[:200]!r}")
         text = open(out, encoding="utf-8").read()
+    # The summary table is on stderr, after the progress bar's last line.
+    lines = result.stderr.splitlines()
+    lines = lines[next(i for i, l in enumerate(lines) if l.startswith("Game 1:")):]
     check(lines[0] == "Game 1: sf15.1-3190 - arbiter, 0-1", f"summary title {lines[:1]}")
     check(re.fullmatch(r"\s+side\s+accuracy\s+inaccuracies\s+mistakes\s+blunders\s+ACPL", lines[1]), lines[1])
     rows = {}
@@ -242,7 +245,8 @@ def test_analyse_several_games_and_a_bad_one():
     check("game 2, line 8, token 'Ke3'" in result.stderr, f"error names game, line, token: {result.stderr!r}")
     check(result.stdout.count("[Event ") == 2 and '[Event "a"]' in result.stdout and '[Event "c"]' in result.stdout,
           "the two good games are analysed")
-    check("Game 1:" in result.stdout and "Game 3:" in result.stdout, "summaries numbered by place in the file")
+    check("Game 1:" in result.stderr and "Game 3:" in result.stderr, "summaries numbered by place in the file")
+    check("Game 1:" not in result.stdout, "no summary table in the PGN")
 
 
 def test_plot():
