@@ -7,7 +7,7 @@
 # python3-numpy (the net-file test of scripts/nnue); test.sh adds the packages only
 # tests need through ARBITER_TEST_PACKAGES (python3-torch for the trainer's
 # end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`,
-# polyglot for the xboard test).
+# polyglot for the xboard test, chromium to render the page of `analyse --html` headless).
 # As root the missing ones are installed with apt-get; otherwise the exact command
 # to run is printed and the script stops.
 

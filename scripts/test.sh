@@ -3,8 +3,9 @@
 # Installs missing build dependencies first when run as root. Exits non-zero when
 # the build or any test fails.
 set -euo pipefail
-# The trainer's end-to-end test, the eval graph and the xboard test need these too.
-ARBITER_TEST_PACKAGES="python3-torch python3-matplotlib polyglot"
+# The trainer's end-to-end test, the eval graph, the xboard test and the HTML report's
+# browser test need these too.
+ARBITER_TEST_PACKAGES="python3-torch python3-matplotlib polyglot chromium"
 # shellcheck source=scripts/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 arbiter_build all

@@ -21,7 +21,7 @@ int usage(std::ostream& out = std::cerr, int status = 2) {
                  "                                    a position searched, PVs in SAN, scores from White's side\n"
                  "       arbiter analyse --pgn FILE [--game N] [--depth D | --movetime MS | --nodes N]\n"
                  "                       [--side white|black] [--threads T] [--hash MB] [--syzygy PATH]\n"
-                 "                       [--output FILE] [--json] [--plot FILE.png]\n"
+                 "                       [--output FILE] [--json] [--plot FILE.png] [--html FILE.html]\n"
                  "                                    game review: annotated PGN and a summary per side\n"
                  "       arbiter epd FILE [--depth D | --movetime MS | --nodes N] [--threads T] [--hash MB]\n"
                  "                       [--syzygy PATH]\n"

@@ -39,6 +39,7 @@
 #include "search/engine.h"
 #include "tools/accuracy.h"
 #include "tools/format.h"
+#include "tools/html_report.h"
 #include "tools/progress.h"
 #include "tools/tools.h"
 
@@ -97,6 +98,7 @@ struct Options {
     std::string output_path;
     bool json = false;
     std::string plot_path;
+    std::string html_path;
     SearchOptions search;
 };
 
@@ -334,6 +336,50 @@ std::vector<int> accuracy_evals(const std::vector<Evaluation>& evals) {
     return cps;
 }
 
+// What the HTML page shows of one reviewed game (tools/html_report.h).
+GameReview html_review(const PgnGame& annotated, const std::vector<Evaluation>& evals,
+                       const std::vector<MoveReview>& reviews, const SideSummary summary[2], const Options& options) {
+    GameReview r;
+    r.game = annotated;
+    r.limit = describe_limit(options.search.limits);
+    for (const Evaluation& e : evals) {
+        const bool mate = e.searched && search::is_mate(e.white);
+        r.points.push_back({e.searched, e.wdl.expected_score(), clamped_centipawns(e.white),
+                            mate ? std::optional<int>(white_mate_moves(e.white)) : std::nullopt});
+    }
+    Position pos = annotated.start;
+    for (size_t i = 0; i < reviews.size(); ++i) {
+        const MoveReview& m = reviews[i];
+        const Mark mark = m.judgement == Judgement::Blunder    ? Mark::Blunder
+                        : m.judgement == Judgement::Mistake    ? Mark::Mistake
+                        : m.judgement == Judgement::Inaccuracy ? Mark::Inaccuracy
+                                                               : Mark::None;
+        r.moves.push_back({mark, evals[i].pv.empty() ? Move() : evals[i].pv.front(),
+                           options.side[pos.side_to_move()] ? std::optional<double>(m.accuracy) : std::nullopt});
+        pos = pos.apply(annotated.moves[i].move);
+    }
+    for (Color c : {White, Black}) {
+        const SideSummary& s = summary[c];
+        r.sides[c] = {options.side[c], s.accuracy, s.acpl(), s.counts[int(Judgement::Inaccuracy)],
+                      s.counts[int(Judgement::Mistake)], s.counts[int(Judgement::Blunder)]};
+    }
+    return r;
+}
+
+// Writes the page to `file`, opened before the games were searched; false (with the
+// reason on `err`) when writing fails.
+bool write_html(std::ofstream& file, const std::string& path, std::span<const GameReview> games, std::ostream& err) {
+    errno = 0;
+    file << html_report(games);
+    file.flush();
+    if (!file) {
+        err << fmt::format("arbiter analyse: writing '{}' failed: {}\n", path, system_error_text(errno));
+        return false;
+    }
+    err << fmt::format("Game report written to {}\n", path);
+    return true;
+}
+
 std::string quote_shell(const std::string& text) {
     std::string out = "'";
     for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -421,12 +467,13 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     while (!reader.done()) {
         const std::string_view flag = reader.next();
         std::string error;
-        if (flag == "--pgn" || flag == "--output" || flag == "--plot" || flag == "--side") {
+        if (flag == "--pgn" || flag == "--output" || flag == "--plot" || flag == "--html" || flag == "--side") {
             const std::optional<std::string_view> value = reader.value();
             if (!value) return fail(err, fmt::format("{} needs a value", flag));
             if (flag == "--pgn") options.pgn_path = *value;
             else if (flag == "--output") options.output_path = *value;
             else if (flag == "--plot") options.plot_path = *value;
+            else if (flag == "--html") options.html_path = *value;
             else if (*value == "white") options.side[Black] = false;
             else if (*value == "black") options.side[White] = false;
             else return fail(err, fmt::format("--side takes white or black, not '{}'", *value));
@@ -472,6 +519,13 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
             return fail(err, fmt::format("cannot write '{}': {}", options.output_path, system_error_text(errno)));
     }
     std::ostream& pgn_out = options.output_path.empty() ? out : file;
+    std::ofstream html_file;
+    if (!options.html_path.empty()) {
+        errno = 0;
+        html_file.open(options.html_path, std::ios::binary);
+        if (!html_file)
+            return fail(err, fmt::format("cannot write '{}': {}", options.html_path, system_error_text(errno)));
+    }
 
     search::Engine engine;
     if (const std::optional<std::string> problem = configure_engine(engine, options.search, err)) return fail(err, *problem);
@@ -482,6 +536,7 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     Progress progress(err, total, "positions");
     size_t done = 0;
     progress.update(0);
+    std::vector<GameReview> html_games;
 
     for (const PgnGame& game : games) {
         const std::vector<Evaluation> evals = analyser.evaluate(game, progress, done);
@@ -523,11 +578,13 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
             err << summary_text(game, summary, options);
             err.flush();
         }
+        if (!options.html_path.empty()) html_games.push_back(html_review(annotated, evals, reviews, summary, options));
         if (!options.plot_path.empty() &&
             !plot(game, evals, reviews, summary, options, plot_name(options.plot_path, game.number, games.size() > 1), err))
             status = 1;
     }
     progress.finish();
+    if (html_file.is_open() && !write_html(html_file, options.html_path, html_games, err)) status = 2;
     if (file.is_open()) {
         file.flush();
         if (!file) return fail(err, fmt::format("writing '{}' failed", options.output_path));
