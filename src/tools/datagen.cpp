@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -20,6 +21,7 @@
 #include "chess/game.h"
 #include "chess/movegen.h"
 #include "search/search.h"
+#include "tools/cli.h"
 #include "tools/tools.h"
 #include "util/parse.h"
 #include "util/strings.h"
@@ -388,7 +390,7 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
     }
     std::FILE* file = std::fopen(config.output.c_str(), "ab");
     if (!file) {
-        log << "arbiter datagen: cannot open " << config.output << " for writing\n";
+        log << "arbiter datagen: cannot open " << config.output << " for writing: " << system_error_text(errno) << '\n';
         return 1;
     }
     const auto save_progress = [&] {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <cstring>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "chess/attacks.h"
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "tools/cli.h"
 #include "tools/xz.h"
 
 namespace arbiter::tools {
@@ -242,9 +244,10 @@ bool write_pack_file(const std::string& path, const std::vector<ScoredGame>& gam
 }
 
 bool read_pack_file(const std::string& path, std::vector<ScoredGame>& games, std::string& error) {
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        error = fmt::format("cannot open {}", path);
+        error = fmt::format("cannot open {}: {}", path, system_error_text(errno));
         return false;
     }
     const std::vector<uint8_t> compressed{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <istream>
@@ -11,6 +12,7 @@
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "chess/notation.h"
+#include "tools/cli.h"
 
 namespace arbiter::tools {
 
@@ -210,9 +212,10 @@ bool open_conversion_input(const std::string& input, const std::string& output, 
         log << "arbiter convert: input and output are the same file\n";
         return false;
     }
+    errno = 0;
     in.open(input, std::ios::binary);
     if (!in) {
-        log << "arbiter convert: cannot open " << input << '\n';
+        log << "arbiter convert: cannot open " << input << ": " << system_error_text(errno) << '\n';
         return false;
     }
     return true;

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <fstream>
 #include <ostream>
 #include <sstream>
 #include <vector>
 
+#include "tools/cli.h"
 #include "util/parse.h"
 
 namespace arbiter::tools {
@@ -75,9 +77,10 @@ int run_convert_pgn(const std::string& input, const std::string& output, const s
     std::ostringstream text;
     text << in.rdbuf();
     const PgnReadResult pgn = read_pgn(text.str());
+    errno = 0;
     std::ofstream out(output, std::ios::binary | std::ios::trunc);
     if (!out) {
-        log << "arbiter convert: cannot open " << output << " for writing\n";
+        log << "arbiter convert: cannot open " << output << " for writing: " << system_error_text(errno) << '\n';
         return 1;
     }
     ConversionStats stats;

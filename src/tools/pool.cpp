@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <unordered_set>
 
 #include "tools/game_pack.h"
+#include "tools/cli.h"
 #include "tools/game_record.h"
 #include "tools/tools.h"
 
@@ -37,8 +39,9 @@ std::string read_games(const std::string& path, Take take) {
         for (const ScoredGame& game : games) take(game);
         return {};
     }
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    if (!in) return fmt::format("cannot open {}", path);
+    if (!in) return fmt::format("cannot open {}: {}", path, system_error_text(errno));
     GameReader reader(in);
     for (ScoredGame game; reader.next(game);) take(game);
     return reader.error().empty() ? std::string() : fmt::format("{}: {}", path, reader.error());
@@ -63,9 +66,10 @@ int pack_main(const Args& args, std::ostream&, std::ostream& err) {
         err << "arbiter pack: " << error << '\n';
         return 2;
     }
+    errno = 0;
     std::ifstream in(files[0], std::ios::binary);
     if (!in) {
-        err << fmt::format("arbiter pack: cannot open {}\n", files[0]);
+        err << fmt::format("arbiter pack: cannot open {}: {}\n", files[0], system_error_text(errno));
         return 1;
     }
     GameReader reader(in);
@@ -128,14 +132,17 @@ int run_convert_pool(const std::vector<std::string>& inputs, const std::string& 
             return 1;
         }
     }
-    for (const std::string& input : inputs)
+    for (const std::string& input : inputs) {
+        errno = 0;
         if (!std::ifstream(input, std::ios::binary)) {
-            log << fmt::format("arbiter convert: cannot open {}\n", input);
+            log << fmt::format("arbiter convert: cannot open {}: {}\n", input, system_error_text(errno));
             return 1;
         }
+    }
+    errno = 0;
     std::ofstream out(output, std::ios::binary | std::ios::trunc);
     if (!out) {
-        log << fmt::format("arbiter convert: cannot open {} for writing\n", output);
+        log << fmt::format("arbiter convert: cannot open {} for writing: {}\n", output, system_error_text(errno));
         return 1;
     }
     ConversionStats stats;

@@ -120,6 +120,10 @@ def test_file_errors_say_why():
           in unwritable.stderr, unwritable.stderr)
     epd = run("epd", "/nonexistent/suite.epd")
     check(epd.returncode != 0 and "No such file or directory" in epd.stderr, epd.stderr)
+    for args in (("convert", "/nonexistent/games.agame", "/tmp/arbiter-review-test.abin"),
+                 ("convert", data("hand-blunder.pgn"), "/nonexistent/out.abin")):
+        result = run(*args)
+        check(result.returncode != 0 and "No such file or directory" in result.stderr, f"{args}: {result.stderr!r}")
 
 
 def test_en_passant_suffix_in_moves():
