@@ -18,14 +18,16 @@
 //
 // Fitted by scripts/fit_wdl.py (its header gives the method: maximum likelihood of the
 // game results, per material value and then the polynomials on every position) on
-// 2026-11-28 to gen4h-r7's self-play in gen5-4801.agame (`arbiter datagen
-// --soft-nodes 2000 --nodes 8000 --seed 4801`, 3% Chess960 and 2% DFRC starts): the first
-// 2,449 games, 190,402 positions after `arbiter convert`'s filters, the last 10% held out.
-// Mean log-likelihood of a held-out result: -0.549, against -0.644 for the fixed model
-// (a = 140, b = 80, no material) it replaces. The scores come from searches of 2,000 to
-// 8,000 nodes, so the model is a little less sure than a long analysis would deserve; the
-// draws include the self-play's adjudicated ones (scores within 10 cp for 12 plies from
-// ply 80).
+// 2026-11-29 to gen4h-r7's self-play in gen5-4801.agame (`arbiter datagen --soft-nodes
+// 2000 --nodes 8000 --seed 4801`, 3% Chess960 and 2% DFRC starts): its first 7,137
+// games, 559,488 positions after `arbiter convert`'s filters, the last 10% held out.
+// Mean log-likelihood of a held-out result: -0.559, against -0.688 for the fixed model
+// (a = 140, b = 80, no material) it replaces. At an equal score the model gives 284 per
+// mille of draws with all the pieces on the board and 908 with a pawn or two each and
+// nothing else; +1.00 wins 515 in the opening and 134 in such an ending. The scores come
+// from searches of 2,000 to 8,000 nodes, so the model is a little less sure than a long
+// analysis would deserve; the draws include the self-play's adjudicated ones (scores
+// within 10 cp for 12 plies from ply 80).
 
 #include <optional>
 
@@ -51,8 +53,8 @@ inline constexpr Wdl CertainWin{1000, 0, 0}, CertainDraw{0, 1000, 0}, CertainLos
 // The model's material range and coefficients (see above).
 inline constexpr int WdlMinMaterial = 10, WdlMaxMaterial = 78;
 inline constexpr double WdlNormalisingMaterial = 58;
-inline constexpr double WdlA[4] = {-372.268, 1030.54, -955.95, 420.349};
-inline constexpr double WdlB[4] = {-256.154, 537.231, -235.612, 119.198};
+inline constexpr double WdlA[4] = {-336.929, 906.212, -821.174, 375.789};
+inline constexpr double WdlB[4] = {-262.197, 562.468, -250.41, 113.087};
 
 // The model's material count of `pos` (not clamped).
 int wdl_material(const Position& pos);

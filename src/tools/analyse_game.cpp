@@ -6,9 +6,9 @@
 // move), zero when the move was the engine's choice. Judging by expected score and not
 // by centipawns means that dropping two pawns at +8 is no blunder, while at 0.00 it is.
 //
-//   loss >= 0.08  inaccuracy  ?!  ($6)      about 40 cp lost from an equal opening position
-//   loss >= 0.15  mistake     ?   ($2)      about 80 cp
-//   loss >= 0.25  blunder     ??  ($4)      about 140 cp
+//   loss >= 0.08  inaccuracy  ?!  ($6)      about 55 cp lost from an equal opening position
+//   loss >= 0.15  mistake     ?   ($2)      about 105 cp
+//   loss >= 0.25  blunder     ??  ($4)      about 185 cp
 //
 // Accuracy is lichess's (tools/accuracy.h): each move's from the drop in its mover's win
 // percentage, a side's the mean of the volatility-weighted and harmonic means of its

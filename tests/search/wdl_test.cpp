@@ -92,12 +92,12 @@ TEST_CASE("The model sums to 1000, is symmetric and monotone in the score", "[se
 }
 
 TEST_CASE("The model's material dependence: fewer pieces, more draws", "[search][wdl]") {
-    // What the self-play shows (scripts/fit_wdl.py's table): at an equal score nearly every
-    // game with a pawn or two and no pieces is drawn, a third of those from the opening;
-    // and a given advantage wins more often with more material on the board, where there
-    // is more to attack with.
-    CHECK(wdl_of(0, 10).draw > 900);
-    CHECK(wdl_of(0, 78).draw < 500);
+    // What the self-play shows (scripts/fit_wdl.py's table of draw rates within 30 cp of
+    // equality): 99% of the positions with a pawn or two and no pieces end in a draw, 29%
+    // of those with every piece on the board; and a given advantage wins more often with
+    // more material on the board, where there is more to attack with.
+    CHECK(wdl_of(0, 10).draw > 800);
+    CHECK(wdl_of(0, 78).draw < 400);
     for (int material = WdlMinMaterial; material < WdlMaxMaterial; ++material) {
         INFO("material " << material);
         CHECK(wdl_of(0, material).draw >= wdl_of(0, material + 1).draw);
