@@ -32,6 +32,16 @@ const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 struct FenReader {
     Position& pos;
     Square claimed_ep = NoSquare;  // the e.p. field, even when no capture is legal
+    bool impossible = false;       // the error says why no game reaches the position, not bad syntax
+
+    // Reads `fen`; `impossible` tells the kind of error, as the member above does.
+    static FenResult read(std::string_view fen, bool chess960, FenCheck check, bool& impossible);
+
+    // `reason`, if any, is about reachability: "impossible position", not "invalid FEN".
+    std::string unreachable(std::string reason) {
+        impossible = !reason.empty();
+        return reason;
+    }
 
     std::string board(std::string_view field) {
         const int ranks = int(std::count(field.begin(), field.end(), '/')) + 1;
@@ -83,7 +93,9 @@ struct FenReader {
                 return fmt::format("invalid castling field '{}'", field);
             const Rank back = relative_rank(color, Rank1);
             const Bitboard king = pos.pieces(color, King) & rank_bb(back);
-            if (!king) return fmt::format("castling right '{}' needs the {} king on its first rank", c, color_name(color));
+            if (!king)
+                return unreachable(
+                    fmt::format("castling right '{}' needs the {} king on its first rank", c, color_name(color)));
             const Square ksq = lsb(king);
             const Bitboard rooks = pos.pieces(color, Rook) & rank_bb(back);
             const Bitboard right_of_king = rooks & ~((square_bb(ksq) << 1) - 1);
@@ -98,11 +110,11 @@ struct FenReader {
                 if (rooks & square_bb(s)) rook = s;
             }
             if (rook == NoSquare || rook == ksq)
-                return fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color));
+                return unreachable(fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color)));
             const CastleSide cs = rook > ksq ? KingSide : QueenSide;
             if (!pos.chess960_ && (file_of(ksq) != FileE || file_of(rook) != (cs == KingSide ? FileH : FileA)))
-                return fmt::format("castling right '{}' needs king and rook on their standard squares "
-                                   "(Chess960 positions need UCI_Chess960)", c);
+                return unreachable(fmt::format("castling right '{}' needs king and rook on their standard squares "
+                                               "(Chess960 positions need UCI_Chess960)", c));
             const CastlingRights bit = castling_bit(color, cs);
             if (rights & bit) return fmt::format("castling right '{}' is given twice", c);
             // The order FEN prescribes, and the one fen() writes: White's rights before
@@ -122,14 +134,15 @@ struct FenReader {
         if (!ep) return fmt::format("invalid en passant square '{}'", field);
         const Color us = pos.side_, them = ~us;
         if (rank_of(*ep) != relative_rank(us, Rank6))
-            return fmt::format("en passant square {} is not on the {} rank behind a pawn that just moved two squares",
-                               field, us == White ? "6th" : "3rd");
+            return unreachable(fmt::format("en passant square {} is not on the {} rank behind a pawn that just moved "
+                                           "two squares", field, us == White ? "6th" : "3rd"));
         const Square pawn = Square(*ep - pawn_push(us));
         const Square origin = Square(*ep + pawn_push(us));
         if (pos.piece_on(pawn) != make_piece(them, Pawn))
-            return fmt::format("en passant square {} has no {} pawn in front of it", field, color_name(them));
+            return unreachable(fmt::format("en passant square {} has no {} pawn in front of it", field, color_name(them)));
         if (pos.piece_on(*ep) != NoPiece || pos.piece_on(origin) != NoPiece)
-            return fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep), square_name(origin));
+            return unreachable(
+                fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep), square_name(origin)));
         pos.set_en_passant_if_capturable(*ep);
         claimed_ep = *ep;
         return {};
@@ -153,6 +166,9 @@ std::string Position::validate(FenCheck check) const {
         const int kings = popcount(pieces(c, King));
         if (kings != 1) return fmt::format("{} has {} kings, expected exactly one", color_name(c), kings);
     }
+    if (king_attacks(king_square(White)) & pieces(Black, King))
+        return fmt::format("the kings stand on adjacent squares {} and {}", square_name(king_square(White)),
+                           square_name(king_square(Black)));
     if (const Bitboard back_rank_pawns = pieces(Pawn) & (rank_bb(Rank1) | rank_bb(Rank8)))
         return fmt::format("pawn on the first or last rank ({})", square_name(lsb(back_rank_pawns)));
     const Color them = ~side_;
@@ -180,7 +196,7 @@ std::string Position::validate(FenCheck check) const {
     return {};
 }
 
-FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check) {
+FenResult FenReader::read(std::string_view fen, bool chess960, FenCheck check, bool& impossible) {
     // split_words treats CR and LF as blanks: a FEN read from a CRLF file keeps its '\r'.
     const std::vector<std::string_view> fields = split_words(fen);
     if (fields.empty()) return {std::nullopt, "empty FEN"};
@@ -194,18 +210,24 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check
     FenReader reader{pos};
     std::string error = reader.board(fields[0]);
     if (error.empty()) error = reader.side(fields[1]);
-    if (error.empty()) error = pos.validate(check);
+    if (error.empty()) error = reader.unreachable(pos.validate(check));
     if (error.empty()) error = reader.castling(fields[2]);
     if (error.empty()) pos.update_check_info();
     if (error.empty()) error = reader.en_passant(fields[3]);
     if (error.empty())
         error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
-    if (error.empty() && check == FenCheck::Reachable) {
-        error = impossible_check_reason(pos, reader.claimed_ep);
-        if (!error.empty()) error = "impossible position: " + error;
-    }
+    if (error.empty() && check == FenCheck::Reachable)
+        error = reader.unreachable(impossible_check_reason(pos, reader.claimed_ep));
+    impossible = reader.impossible;
     if (!error.empty()) return {std::nullopt, error};
     return {pos, {}};
+}
+
+FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check) {
+    bool impossible = false;
+    FenResult result = FenReader::read(fen, chess960, check, impossible);
+    if (!result.position) result.error = fmt::format("{}: {}", impossible ? "impossible position" : "invalid FEN", result.error);
+    return result;
 }
 
 std::string fen_placement(std::span<const Piece, 64> board) {

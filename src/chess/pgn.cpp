@@ -268,7 +268,7 @@ private:
                 if (c960.position) parsed = std::move(c960);
             }
             if (!parsed.position)
-                return PgnError{0, game.line, *fen, fmt::format("invalid FEN tag: {}", parsed.error)};
+                return PgnError{0, game.line, *fen, fmt::format("FEN tag: {}", parsed.error)};
             game.start = *parsed.position;
         } else if (chess960) {
             game.start = *Position::from_fen(Position::StartFen, true).position;

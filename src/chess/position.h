@@ -34,8 +34,9 @@ struct FenResult;
 //   what Playable asks, no more pieces than promotions can give (counting each square
 //   colour's bishops), and checks that the opponent's last move can have given, with a
 //   halfmove clock of 0 after a double step (src/chess/last_move.h).
-// - Playable: what the rules core needs to play on correctly: one king each, no pawn on
-//   the first or last rank, the side not to move not in check, at most two checkers.
+// - Playable: what the rules core needs to play on correctly: one king each, kings apart,
+//   no pawn on the first or last rank, the side not to move not in check, at most two
+//   checkers.
 //   For composed problems and test suites, which hold positions no game reaches (the
 //   perft suite's two bishops checking along one diagonal, for one).
 enum class FenCheck { Reachable, Playable };
@@ -161,7 +162,9 @@ private:
     uint32_t fullmove_ = 1;
 };
 
-// The outcome of parsing a FEN: a position or the reason it was refused.
+// The outcome of parsing a FEN: a position or the reason it was refused, which starts
+// "invalid FEN: " for bad syntax and "impossible position: " for a well-formed FEN that
+// the FenCheck asked for refuses (a game cannot reach it, or play cannot go on from it).
 struct FenResult {
     std::optional<Position> position;
     std::string error;

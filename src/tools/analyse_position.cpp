@@ -82,7 +82,7 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
     if (!options.limited) options.limits.movetime = DefaultMovetimeMs;
 
     const FenResult start = read_any_fen(fen);
-    if (!start.position) return fail(err, fmt::format("invalid FEN '{}': {}", fen, start.error));
+    if (!start.position) return fail(err, fmt::format("{} ('{}')", start.error, fen));
     Game game(*start.position);
     for (std::string_view text : move_texts) {
         // "exf6 e.p." given as two arguments: the note belongs to the capture before it.

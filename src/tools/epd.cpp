@@ -114,7 +114,7 @@ std::optional<EpdEntry> parse_epd_line(std::string_view line, int number, std::s
     }
     const FenResult parsed = read_any_fen(fen);
     if (!parsed.position) {
-        error = fmt::format("invalid position '{}': {}", fen, parsed.error);
+        error = fmt::format("{} ('{}')", parsed.error, fen);
         return std::nullopt;
     }
     EpdEntry entry;

@@ -106,7 +106,7 @@ std::string decode_game_start(const std::array<uint8_t, GameStartBytes>& bytes, 
     fen += bytes[25] == NoEnPassant ? std::string("-") : bytes[25] < 64 ? square_name(Square(bytes[25])) : "?";
     fen += fmt::format(" {} {}", bytes[28], get_u16(&bytes[30]));
     const FenResult parsed = Position::from_fen(fen, (bytes[24] & 2) != 0, FenCheck::Playable);
-    if (!parsed.position) return fmt::format("invalid start position '{}': {}", fen, parsed.error);
+    if (!parsed.position) return fmt::format("start position: {} ('{}')", parsed.error, fen);
     if (encode_game_start(*parsed.position) != bytes) return fmt::format("start position '{}' is not stored as written", fen);
     pos = *parsed.position;
     return {};

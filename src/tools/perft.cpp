@@ -31,7 +31,7 @@ int perft_main(const Args& args, std::ostream& out, std::ostream& err) {
     }
     const FenResult start = read_any_fen(fen.empty() ? Position::StartFen : fen);
     if (!start.position) {
-        err << fmt::format("arbiter: invalid FEN: {}\n", start.error);
+        err << fmt::format("arbiter: {}\n", start.error);
         return 2;
     }
     out << divide_report(*start.position, *depth);

@@ -221,7 +221,7 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
         return;
     }
     if (!start.position) {
-        error(fmt::format("invalid FEN: {}", start.error));
+        error(start.error);
         return;
     }
     game_ = Game(*start.position);

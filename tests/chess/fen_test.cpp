@@ -458,6 +458,64 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
     }
 }
 
+TEST_CASE("A refusal says invalid FEN for bad syntax, impossible position for what no game reaches", "[fen]") {
+    const auto check_prefix = [](std::string_view fen, std::string_view prefix, bool chess960 = false,
+                                 FenCheck check = FenCheck::Reachable) {
+        const FenResult result = Position::from_fen(fen, chess960, check);
+        INFO("FEN: '" << fen << "' error: " << result.error);
+        CHECK_FALSE(result.position.has_value());
+        CHECK(result.error.starts_with(prefix));
+    };
+    SECTION("syntax") {
+        for (const char* fen : {
+                 "",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+                 "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                 "rnbqkbnr/pppppppp/8/44/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                 "rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                 "r3k2r/8/8/8/8/8/8/R3K2R w KQx - 0 1",
+                 "r3k2r/8/8/8/8/8/8/R3K2R w KKkq - 0 1",
+                 "r3k2r/8/8/8/8/8/8/R3K2R w QK - 0 1",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+             })
+            check_prefix(fen, "invalid FEN: ");
+    }
+    SECTION("reachability") {
+        for (const char* fen : {
+                 "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",           // no black king
+                 "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                                  // pawn on a1
+                 "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",                                 // Black in check, White to move
+                 "7k/8/8/4r3/1b6/3n4/8/4K3 w - - 0 1",                              // three checkers
+                 "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",                           // nine pawns
+                 "4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1",                         // promotions
+                 "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                  // castling right, king moved
+                 "r3k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1",                             // castling right, no rook
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",       // e.p. square on the wrong rank
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",       // e.p. square with no pawn
+                 "rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3",   // e.p. square occupied
+                 "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",                               // double check by two knights
+             })
+            check_prefix(fen, "impossible position: ");
+        // Castling rights that need Chess960.
+        check_prefix("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "impossible position: ");
+        // What play itself needs is refused with the same words when unreachable positions are allowed.
+        check_prefix("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "impossible position: ", false, FenCheck::Playable);
+        check_prefix("rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "impossible position: ", false, FenCheck::Playable);
+    }
+    SECTION("kings side by side") {
+        for (FenCheck check : {FenCheck::Reachable, FenCheck::Playable}) {
+            check_prefix("8/8/8/4k3/4K3/8/8/8 w - - 0 1", "impossible position: the kings stand on adjacent squares e4 and e5",
+                         false, check);
+            check_prefix("8/8/8/8/8/8/1k6/K7 b - - 0 1", "impossible position: the kings stand on adjacent squares a1 and b2",
+                         false, check);
+        }
+        CHECK(Position::from_fen("8/8/4k3/8/4K3/8/8/8 w - - 0 1").position.has_value());
+    }
+}
+
 TEST_CASE("Positions reached by different move orders have equal keys", "[fen]") {
     const Position start = Position::startpos();
     const Position a = play(start, {"g1f3", "g8f6", "b1c3", "b8c6"});

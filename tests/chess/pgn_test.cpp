@@ -280,7 +280,7 @@ TEST_CASE("PGN errors name the game, the line and the token; other games are kep
     CHECK_THAT(only_error("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. Nf3 *").message, Catch::Contains("not legal"));
     CHECK_THAT(only_error("[FEN \"1k6/8/8/8/8/8/8/R4RK1 w - - 0 1\"]\n1. Rd1 *").message, Catch::Contains("ambiguous"));
     CHECK(only_error("[FEN \"1k6/8/8/8/8/8/8/R4RK1 w - - 0 1\"]\n1. Rd1 *").token == "Rd1");
-    CHECK_THAT(only_error("[FEN \"not a fen\"]\n*").message, Catch::Contains("invalid FEN tag"));
+    CHECK_THAT(only_error("[FEN \"not a fen\"]\n*").message, Catch::Contains("FEN tag: invalid FEN:"));
     CHECK_THAT(only_error("[Variant \"crazyhouse\"]\n*").message, Catch::Contains("unsupported variant"));
     CHECK_THAT(only_error("[Event \"x\"\n1. e4 *").message, Catch::Contains("expected ']'"));
     CHECK_THAT(only_error("[Event x]\n1. e4 *").message, Catch::Contains("quoted value"));
