@@ -134,6 +134,14 @@ std::string impossible_check_reason(const Position& pos, Square ep_field) {
         return {};
     }
 
+    // A pawn's attack does not depend on the other men, and our king has not moved: a
+    // pawn that checks now checked before the last move unless it made that move. A
+    // pawn move sets the halfmove clock to 0.
+    const Bitboard pawn_checkers = checkers & pos.pieces(them, Pawn);
+    if (pawn_checkers && pos.halfmove_clock() != 0)
+        return fmt::format("the {} gives check, which only its own move can have given, but the halfmove clock "
+                           "is {}, not 0", describe(pos, lsb(pawn_checkers)), pos.halfmove_clock());
+
     const int count = popcount(checkers);
     if (count > 2) return fmt::format("{} is in check from {} pieces; one move gives at most two checks",
                                       us == White ? "White" : "Black", count);

@@ -9,6 +9,9 @@
 // double check). An en passant capture vacates two squares and so can uncover two
 // lines; an en passant field in the FEN says the last move was a double pawn push.
 //
+// A pawn's check comes only from that pawn's own move (it attacked the king before any
+// other move too), and so only with a halfmove clock of 0.
+//
 // The tests are sound: each refuses only positions for which no last move exists, by
 // an argument written beside it, and gives the reason.
 

@@ -126,6 +126,21 @@ TEST_CASE("with an en passant field, every check comes from the double step", "[
     check_impossible("4B3/8/8/7k/3pP3/8/8/4K3 b - e3 0 1", "the bishop on e8 gives check");
 }
 
+TEST_CASE("a pawn gives check only with a halfmove clock of 0", "[fen][last-move]") {
+    SECTION("the pawn's own move gave the check, and set the clock to 0") {
+        check_impossible("8/8/8/3k4/4P3/8/8/4K3 b - - 3 40",
+                         "the pawn on e4 gives check, which only its own move can have given, but the halfmove clock is 3");
+        check_impossible("4k3/8/8/8/8/8/3p4/4K3 w - - 1 40", "the pawn on d2 gives check");
+        check_possible("8/8/8/3k4/4P3/8/8/4K3 b - - 0 40");
+        check_reached("8/8/8/3k4/8/4P3/8/4K3 w - - 2 40", "e3e4", "8/8/8/3k4/4P3/8/8/4K3 b - - 0 40");
+    }
+    SECTION("an en passant capture checks with the capturing pawn") {
+        check_impossible("8/4k3/3P4/8/8/8/8/4K3 b - - 1 40", "the pawn on d6 gives check");
+        check_possible("8/4k3/3P4/8/8/8/8/4K3 b - - 0 40");
+        check_reached("8/4k3/8/3pP3/8/8/8/4K3 w - d6 0 40", "e5d6", "8/4k3/3P4/8/8/8/8/4K3 b - - 0 40");
+    }
+}
+
 TEST_CASE("every position of random games passes the last-move checks", "[fen][last-move]") {
     // Reachable by construction: each FEN of a real game must read back.
     uint64_t seed = 12345;
