@@ -217,7 +217,7 @@ FenResult FenReader::read(std::string_view fen, bool chess960, FenCheck check, b
     if (error.empty())
         error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
     if (error.empty() && check == FenCheck::Reachable)
-        error = reader.unreachable(impossible_check_reason(pos, reader.claimed_ep));
+        error = reader.unreachable(impossible_last_move_reason(pos, reader.claimed_ep));
     impossible = reader.impossible;
     if (!error.empty()) return {std::nullopt, error};
     return {pos, {}};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "chess/last_move_retraction.h"
 #include "chess/notation.h"
 
 namespace arbiter {
@@ -9,6 +10,8 @@ namespace arbiter {
 namespace {
 
 bool is_slider(PieceType t) { return t == Bishop || t == Rook || t == Queen; }
+
+const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 
 std::string describe(const Position& pos, Square s) {
     static constexpr const char* Names[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
@@ -105,46 +108,39 @@ bool move_and_discovery(const Position& pos, Square moved, Square uncovered) {
     return possible_origins(pos, moved) & between(pos.king_square(pos.side_to_move()), uncovered);
 }
 
-} // namespace
+// With an en passant field the last move is known: the double step of the pawn in
+// front of the e.p. square, with the halfmove clock at 0 and every check its own.
+std::string double_step_reason(const Position& pos, Square ep_field) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square king = pos.king_square(us);
+    if (pos.halfmove_clock() != 0)
+        return fmt::format("the en passant square {} says the last move was a pawn's double step, "
+                           "but the halfmove clock is {}, not 0", square_name(ep_field), pos.halfmove_clock());
+    const Square pushed = Square(ep_field - pawn_push(us)), origin = Square(ep_field + pawn_push(us));
+    // Before the double step it was the opponent's move: the pawn on its origin
+    // square cannot have attacked the king then.
+    if (contains(pawn_attacks(them, origin), king))
+        return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
+                           "giving check with the opponent to move", square_name(ep_field), square_name(origin));
+    for (Square c : squares(pos.checkers())) {
+        const bool by_pawn = c == pushed;
+        const bool uncovered = is_slider(type_of(pos.piece_on(c))) && contains(between(king, c), origin);
+        if (!by_pawn && !uncovered)
+            return fmt::format("the {} gives check, which the double step to {} (en passant square {}) "
+                               "can neither give nor uncover", describe(pos, c), square_name(pushed),
+                               square_name(ep_field));
+    }
+    return {};
+}
 
-std::string impossible_check_reason(const Position& pos, Square ep_field) {
+// Checks on the side to move that no move can have given, whatever else the position holds.
+std::string check_reason(const Position& pos) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square king = pos.king_square(us);
     const Bitboard checkers = pos.checkers();
-
-    if (ep_field != NoSquare) {
-        // The last move was the double push of the pawn in front of the e.p. square.
-        if (pos.halfmove_clock() != 0)
-            return fmt::format("the en passant square {} says the last move was a pawn's double step, "
-                               "but the halfmove clock is {}, not 0", square_name(ep_field), pos.halfmove_clock());
-        const Square pushed = Square(ep_field - pawn_push(us)), origin = Square(ep_field + pawn_push(us));
-        // Before the double step it was the opponent's move: the pawn on its origin
-        // square cannot have attacked the king then.
-        if (contains(pawn_attacks(them, origin), king))
-            return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
-                               "giving check with the opponent to move", square_name(ep_field), square_name(origin));
-        for (Square c : squares(checkers)) {
-            const bool by_pawn = c == pushed;
-            const bool uncovered = is_slider(type_of(pos.piece_on(c))) && contains(between(king, c), origin);
-            if (!by_pawn && !uncovered)
-                return fmt::format("the {} gives check, which the double step to {} (en passant square {}) "
-                                   "can neither give nor uncover", describe(pos, c), square_name(pushed),
-                                   square_name(ep_field));
-        }
-        return {};
-    }
-
-    // A pawn's attack does not depend on the other men, and our king has not moved: a
-    // pawn that checks now checked before the last move unless it made that move. A
-    // pawn move sets the halfmove clock to 0.
-    const Bitboard pawn_checkers = checkers & pos.pieces(them, Pawn);
-    if (pawn_checkers && pos.halfmove_clock() != 0)
-        return fmt::format("the {} gives check, which only its own move can have given, but the halfmove clock "
-                           "is {}, not 0", describe(pos, lsb(pawn_checkers)), pos.halfmove_clock());
-
     const int count = popcount(checkers);
     if (count > 2) return fmt::format("{} is in check from {} pieces; one move gives at most two checks",
-                                      us == White ? "White" : "Black", count);
+                                      color_name(us), count);
     if (count == 1) {
         const Square c = lsb(checkers);
         const PieceType type = type_of(pos.piece_on(c));
@@ -165,6 +161,45 @@ std::string impossible_check_reason(const Position& pos, Square ep_field) {
         return fmt::format("double check by the {} and the {}: {}", describe(pos, a), describe(pos, b), why);
     }
     return {};
+}
+
+// The checkers named one by one: "the rook on e8", "the rook on e8 and the knight on f6".
+std::string describe_checkers(const Position& pos) {
+    std::string text;
+    for (Square c : squares(pos.checkers())) text += fmt::format("{}the {}", text.empty() ? "" : " and ", describe(pos, c));
+    return text;
+}
+
+} // namespace
+
+std::string impossible_last_move_reason(const Position& pos, Square ep_field) {
+    if (ep_field != NoSquare) return double_step_reason(pos, ep_field);
+    if (std::string why = check_reason(pos); !why.empty()) return why;
+
+    // A pawn's attack does not depend on the other men, and our king has not moved: a
+    // pawn that checks now checked before the last move unless it made that move. A
+    // pawn move sets the halfmove clock to 0.
+    const Color us = pos.side_to_move(), them = ~us;
+    const int clock = pos.halfmove_clock();
+    const Bitboard pawn_checkers = pos.checkers() & pos.pieces(them, Pawn);
+    if (pawn_checkers && clock != 0)
+        return fmt::format("the {} gives check, which only its own move can have given, but the halfmove clock "
+                           "is {}, not 0", describe(pos, lsb(pawn_checkers)), clock);
+
+    const Retraction retraction = retract_last_move(pos, clock != 0);
+    if (retraction == Retraction::Legal) return {};
+    // Say so when the clock alone rules out every last move.
+    const std::string clock_note =
+        clock != 0 && retract_last_move(pos, false) == Retraction::Legal
+            ? fmt::format(" (with the halfmove clock at {}, it was neither a pawn move nor a capture)", clock)
+            : std::string();
+    if (pos.in_check())
+        return fmt::format("no move {} can have played last gives the check by {}{}", color_name(them),
+                           describe_checkers(pos), clock_note);
+    if (retraction == Retraction::None)
+        return fmt::format("{} made the last move, but none of its men can have made it{}", color_name(them), clock_note);
+    return fmt::format("{} made the last move, but before each move it can have made, {} stood in check with {} "
+                       "to move{}", color_name(them), color_name(us), color_name(them), clock_note);
 }
 
 } // namespace arbiter

@@ -1,6 +1,6 @@
 #pragma once
-// Checks that no last move could have given: retrograde tests that refuse a FEN which
-// is well formed but cannot arise in a game.
+// Positions no last move can lead to: retrograde tests that refuse a FEN which is
+// well formed but cannot arise in a game.
 //
 // The side to move is in check only through the opponent's last move (before it, the
 // opponent was to move, and its opponent's king could not stand in check). That move
@@ -12,6 +12,12 @@
 // A pawn's check comes only from that pawn's own move (it attacked the king before any
 // other move too), and so only with a halfmove clock of 0.
 //
+// Beyond checks, some man of the side that just moved must be able to have made the
+// last move from a legal position (src/chess/last_move_retraction.h): pawns on their
+// starting squares, a king and rooks that hold castling rights and pieces shut in
+// cannot, and with a halfmove clock other than 0 the move was neither a pawn move nor
+// a capture.
+//
 // The tests are sound: each refuses only positions for which no last move exists, by
 // an argument written beside it, and gives the reason.
 
@@ -21,10 +27,10 @@
 
 namespace arbiter {
 
-// Why the checks on the side to move cannot come from any last move, or an empty
-// string when they can. `ep_field` is the en passant square the FEN names (NoSquare
-// for '-'), which claims that the last move was a double push, whether or not an en
-// passant capture is legal now; `halfmove_clock` must then be 0.
-std::string impossible_check_reason(const Position& pos, Square ep_field);
+// Why no last move can lead to `pos`, or an empty string when one can. `ep_field` is
+// the en passant square the FEN names (NoSquare for '-'), which claims that the last
+// move was a double push, whether or not an en passant capture is legal now; the
+// halfmove clock must then be 0.
+std::string impossible_last_move_reason(const Position& pos, Square ep_field);
 
 } // namespace arbiter

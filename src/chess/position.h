@@ -32,8 +32,9 @@ struct FenResult;
 // How much from_fen asks of a well-formed FEN.
 // - Reachable: a position some legal game from the initial position can reach. Besides
 //   what Playable asks, no more pieces than promotions can give (counting each square
-//   colour's bishops), and checks that the opponent's last move can have given, with a
-//   halfmove clock of 0 after a double step (src/chess/last_move.h).
+//   colour's bishops), and a last move that leads to the position from a legal one:
+//   checks it can have given, a halfmove clock of 0 after a double step or a pawn's
+//   check, a man that can have made it (src/chess/last_move.h).
 // - Playable: what the rules core needs to play on correctly: one king each, kings apart,
 //   no pawn on the first or last rank, the side not to move not in check, at most two
 //   checkers.

@@ -20,6 +20,9 @@ using namespace arbiter;
 namespace {
 
 Position parse(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960); }
+// The castling tests' kings and rooks alone with their rights: no man of the side not
+// to move can have made the last move, so they are read as Playable.
+Position composed(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960, FenCheck::Playable); }
 
 // The move `san` must be legal and be `expected`.
 void check_san_move(const Position& pos, std::string_view san, Move expected) {
@@ -103,7 +106,7 @@ TEST_CASE("UCI moves: normal moves and promotions", "[notation]") {
 
 TEST_CASE("UCI castling: king two squares in standard chess, king takes rook in Chess960", "[notation]") {
     SECTION("standard chess") {
-        const Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        const Position pos = composed("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         CHECK(parse_uci(pos, "e1g1") == Move(E1, H1, Move::Castling));
         CHECK(parse_uci(pos, "e1c1") == Move(E1, A1, Move::Castling));
         CHECK_FALSE(parse_uci(pos, "e1h1").has_value());
@@ -113,12 +116,12 @@ TEST_CASE("UCI castling: king two squares in standard chess, king takes rook in 
         CHECK(to_uci(Move(E8, H8, Move::Castling), false) == "e8g8");
         CHECK(to_uci(Move(E8, A8, Move::Castling), false) == "e8c8");
 
-        const Position black = parse("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+        const Position black = composed("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
         CHECK(parse_uci(black, "e8g8") == Move(E8, H8, Move::Castling));
         CHECK(parse_uci(black, "e8c8") == Move(E8, A8, Move::Castling));
     }
     SECTION("the same position played as Chess960") {
-        const Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", true);
+        const Position pos = composed("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", true);
         CHECK(parse_uci(pos, "e1h1") == Move(E1, H1, Move::Castling));
         CHECK(parse_uci(pos, "e1a1") == Move(E1, A1, Move::Castling));
         CHECK_FALSE(parse_uci(pos, "e1g1").has_value());
@@ -127,7 +130,7 @@ TEST_CASE("UCI castling: king two squares in standard chess, king takes rook in 
         CHECK(to_uci(Move(E1, A1, Move::Castling), true) == "e1a1");
     }
     SECTION("Chess960: castling and an ordinary king move to the same square stay apart") {
-        const Position pos = parse("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true);
+        const Position pos = composed("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true);
         CHECK(parse_uci(pos, "b1a1") == Move(B1, A1, Move::Castling));
         CHECK(parse_uci(pos, "b1h1") == Move(B1, H1, Move::Castling));
         CHECK(parse_uci(pos, "b1c1") == Move(B1, C1));
@@ -140,7 +143,7 @@ TEST_CASE("UCI castling: king two squares in standard chess, king takes rook in 
         CHECK(after.piece_on(D1) == WRook);
     }
     SECTION("Chess960: the king already on its castling square") {
-        const Position pos = parse("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true);
+        const Position pos = composed("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true);
         CHECK(parse_uci(pos, "g1h1") == Move(G1, H1, Move::Castling));
         CHECK(to_san(pos, Move(G1, H1, Move::Castling)) == "O-O");
         check_san_move(pos, "O-O", Move(G1, H1, Move::Castling));
@@ -296,7 +299,7 @@ TEST_CASE("SAN: check and mate suffixes", "[notation]") {
 }
 
 TEST_CASE("SAN: castling", "[notation]") {
-    const Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    const Position pos = composed("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     CHECK(to_san(pos, Move(E1, H1, Move::Castling)) == "O-O");
     CHECK(to_san(pos, Move(E1, A1, Move::Castling)) == "O-O-O");
     check_san_move(pos, "O-O", Move(E1, H1, Move::Castling));
@@ -305,11 +308,11 @@ TEST_CASE("SAN: castling", "[notation]") {
     check_san_move(pos, "0-0-0", Move(E1, A1, Move::Castling));
     check_san_move(pos, "O-O!", Move(E1, H1, Move::Castling));
 
-    const Position black = parse("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+    const Position black = composed("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
     CHECK(to_san(black, Move(E8, H8, Move::Castling)) == "O-O");
     check_san_move(black, "O-O-O", Move(E8, A8, Move::Castling));
 
-    const Position no_rights = parse("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1");
+    const Position no_rights = composed("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1");
     check_san_error(no_rights, "O-O-O", "not legal");
     check_san_move(no_rights, "O-O", Move(E1, H1, Move::Castling));
     // The king's two-square step is not a way to write castling in SAN.
@@ -318,7 +321,7 @@ TEST_CASE("SAN: castling", "[notation]") {
 
 TEST_CASE("SAN: Chess960 castling, king beside its rook and king on its castling square", "[notation]") {
     // King b1, rooks a1 and g1: O-O-O takes the king to c1 and the rook to d1.
-    const Position pos = parse("rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1", true);
+    const Position pos = composed("rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1", true);
     CHECK(to_san(pos, Move(B1, A1, Move::Castling)) == "O-O-O");
     CHECK(to_san(pos, Move(B1, G1, Move::Castling)) == "O-O");
     check_san_move(pos, "O-O-O", Move(B1, A1, Move::Castling));
@@ -330,7 +333,7 @@ TEST_CASE("SAN: Chess960 castling, king beside its rook and king on its castling
     check_san_move(black, "O-O-O", Move(B8, A8, Move::Castling));
 
     // King already on g1: O-O only moves the rook, and is not the king move Kf1.
-    const Position g1 = parse("6kr/8/8/8/8/8/8/6KR w Hh - 0 1", true);
+    const Position g1 = composed("6kr/8/8/8/8/8/8/6KR w Hh - 0 1", true);
     CHECK(to_san(g1, Move(G1, H1, Move::Castling)) == "O-O");
     CHECK(to_san(g1, Move(G1, F1)) == "Kf1");
     check_san_move(g1, "O-O", Move(G1, H1, Move::Castling));

@@ -132,7 +132,8 @@ TEST_CASE("SEE: the king cannot recapture on a defended square", "[see]") {
 }
 
 TEST_CASE("SEE: castling is neutral", "[see]") {
-    const Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    // Composed (no Black man can have moved last): read as Playable.
+    const Position pos = test::parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, FenCheck::Playable);
     for (std::string_view uci : {"e1g1", "e1c1"}) {
         const Move m = move(pos, uci);
         CHECK(see_ge(pos, m, 0));

@@ -22,7 +22,8 @@ using namespace arbiter::search;
 using namespace arbiter::tools;
 
 TEST_CASE("A training record stores the documented bytes", "[datagen]") {
-    const Position pos = test::parse_fen("4k3/8/8/8/8/8/8/R3K3 b Q - 7 42");
+    // Composed (White's king and rook hold their right, so neither moved last): Playable.
+    const Position pos = test::parse_fen("4k3/8/8/8/8/8/8/R3K3 b Q - 7 42", false, FenCheck::Playable);
     const TrainingRecord r = encode_record(pos, -123, TrainingResult::WhiteWins, true);
     // Occupancy: a1 (bit 0), e1 (bit 4), e8 (bit 60).
     const uint64_t occupancy = (1ull << 0) | (1ull << 4) | (1ull << 60);

@@ -457,6 +457,9 @@ TEST_CASE("d prints the board and the Fen, Key, Checkers and Status lines", "[uc
 TEST_CASE("Chess960 castling is read and written king-takes-own-rook", "[uci]") {
     Driver d;
     CHECK(d.send("setoption name UCI_Chess960 value true").empty());
+    // The position is composed: Black's men are pawns on their starting squares, and a
+    // king and rooks that hold their rights, none of which can have made the last move.
+    CHECK(d.send("setoption name Allow Unreachable Positions value true").empty());
     // King on d1 between rooks on b1 and g1: both castlings are legal. White has 16
     // pawn moves, 2 king steps, 5 rook moves (a1 c1 e1 f1 h1) and the 2 castlings;
     // Black the same, and neither side's first move changes the other's.
