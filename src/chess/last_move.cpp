@@ -109,7 +109,9 @@ bool move_and_discovery(const Position& pos, Square moved, Square uncovered) {
 }
 
 // With an en passant field the last move is known: the double step of the pawn in
-// front of the e.p. square, with the halfmove clock at 0 and every check its own.
+// front of the e.p. square. Every check must come from it, the halfmove clock must be
+// 0, and the position before it legal: the pawn on its origin square and nothing on
+// the two squares it crossed, the other king out of check (it was not its move).
 std::string double_step_reason(const Position& pos, Square ep_field) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square king = pos.king_square(us);
@@ -117,11 +119,6 @@ std::string double_step_reason(const Position& pos, Square ep_field) {
         return fmt::format("the en passant square {} says the last move was a pawn's double step, "
                            "but the halfmove clock is {}, not 0", square_name(ep_field), pos.halfmove_clock());
     const Square pushed = Square(ep_field - pawn_push(us)), origin = Square(ep_field + pawn_push(us));
-    // Before the double step it was the opponent's move: the pawn on its origin
-    // square cannot have attacked the king then.
-    if (contains(pawn_attacks(them, origin), king))
-        return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
-                           "giving check with the opponent to move", square_name(ep_field), square_name(origin));
     for (Square c : squares(pos.checkers())) {
         const bool by_pawn = c == pushed;
         const bool uncovered = is_slider(type_of(pos.piece_on(c))) && contains(between(king, c), origin);
@@ -129,6 +126,19 @@ std::string double_step_reason(const Position& pos, Square ep_field) {
             return fmt::format("the {} gives check, which the double step to {} (en passant square {}) "
                                "can neither give nor uncover", describe(pos, c), square_name(pushed),
                                square_name(ep_field));
+    }
+    // Every check now comes from the double step, so a check before it came from the
+    // pawn on its origin square, or through the square the pawn now blocks.
+    BoardBefore before(pos);
+    before.move_back(Pawn, pushed, Pawn, origin);
+    if (const Bitboard checkers_then = before.attackers(king, us)) {
+        const Square c = lsb(checkers_then);
+        if (c == origin)
+            return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
+                               "giving check with the opponent to move", square_name(ep_field), square_name(origin));
+        return fmt::format("the en passant square {} says the last move was {}-{}, but before it the {} gave check "
+                           "through {} with {} to move", square_name(ep_field), square_name(origin),
+                           square_name(pushed), describe(pos, c), square_name(pushed), color_name(them));
     }
     return {};
 }

@@ -30,7 +30,7 @@ namespace arbiter {
 // Why no last move can lead to `pos`, or an empty string when one can. `ep_field` is
 // the en passant square the FEN names (NoSquare for '-'), which claims that the last
 // move was a double push, whether or not an en passant capture is legal now; the
-// halfmove clock must then be 0.
+// halfmove clock must then be 0, and the position before the double step legal.
 std::string impossible_last_move_reason(const Position& pos, Square ep_field);
 
 } // namespace arbiter

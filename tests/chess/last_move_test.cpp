@@ -223,9 +223,27 @@ TEST_CASE("some man of the side that just moved can have made the last move", "[
     }
 }
 
+TEST_CASE("an en passant square whose double step ended a check of its own side", "[fen][last-move]") {
+    // e2-e4 blocked the bishop's check on h7: before it, Black stood in check with
+    // White to move. The e.p. capture is illegal too (it would open the line again),
+    // which alone would only drop the field.
+    check_impossible("8/7k/8/8/3pP3/8/8/1B2K3 b - e3 0 40",
+                     "the en passant square e3 says the last move was e2-e4, but before it the bishop on b1 gave check "
+                     "through e4 with White to move");
+    check_impossible("K7/8/8/3pP3/8/8/8/k6q w - d6 0 40", "before it the queen on h1 gave check through d5 with Black to move");
+    // Without the field, the bishop came from c2 (or a2).
+    check_possible("8/7k/8/8/3pP3/8/8/1B2K3 b - - 0 40");
+    // A double step that is possible but whose capture is illegal (it opens the rank to
+    // the rook) keeps the field out of the position: accepted, written without it.
+    const FenResult pinned = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 40");
+    REQUIRE(pinned.position.has_value());
+    CHECK(pinned.position->fen() == "8/8/8/8/k2pP2R/8/8/4K3 b - - 0 40");
+    check_reached("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 40", "e2e4", "8/8/8/8/k2pP2R/8/8/4K3 b - - 0 40");
+}
+
 TEST_CASE("positions refused for their last move are Playable (Allow Unreachable Positions)", "[fen][last-move]") {
     for (const char* fen : {"8/8/8/3k4/4P3/8/8/4K3 b - - 3 40", "4k3/8/8/8/8/8/PPPPPPPP/R3K2R b KQ - 0 30",
-                            "k7/8/Kn6/pp6/8/8/8/8 b - - 0 50"}) {
+                            "k7/8/Kn6/pp6/8/8/8/8 b - - 0 50", "8/7k/8/8/3pP3/8/8/1B2K3 b - e3 0 40"}) {
         INFO("FEN: " << fen);
         CHECK(Position::from_fen(fen).error.starts_with("impossible position: "));
         CHECK(Position::from_fen(fen, false, FenCheck::Playable).position.has_value());
