@@ -113,3 +113,21 @@ TEST_CASE("info lines carry tbhits", "[uci][syzygy]") {
         }
     CHECK(seen);
 }
+
+// The 5-piece tables of ../shared/data/syzygy5 beside the 3-4-piece ones: run by the
+// CTest test syzygy5 when they are there (tests/syzygy/five_piece_test.cpp).
+TEST_CASE("SyzygyPath counts the 5-piece tables in its Found line", "[.][syzygy5]") {
+    const fs::path shared = ARBITER_SHARED_DATA;
+    const std::string five = (shared / "syzygy5").string(), small = (shared / "syzygy").string();
+    int files = 0;
+    for (const std::string& folder : {small, five})
+        for (const auto& entry : fs::directory_iterator(folder)) files += entry.path().extension() == ".rtbw";
+    Driver d;
+    CHECK(d.send("setoption name SyzygyPath value " + small + ":" + five) ==
+          std::vector<std::string>{"info string Found " + std::to_string(files) + " tablebases"});
+    CHECK(d.send("setoption name SyzygyPath value " + five) == std::vector<std::string>{"info string Found 6 tablebases"});
+    // A KRPvKR position is answered from the 5-piece table.
+    d.send("setoption name SyzygyPath value " + small + ":" + five);
+    d.send("position fen 8/8/8/4k3/8/2r5/1P6/KR6 w - - 0 1");
+    CHECK(d.tablebase_lines().size() == 1);
+}
