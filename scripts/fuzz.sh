@@ -5,7 +5,7 @@
 #
 #     bash scripts/fuzz.sh [seconds-per-target] [target...]
 #
-# Targets: fen, move, pgn, uci (or fen_fuzz, ...); default all four,
+# Targets: fen, move, pgn, table, uci (or fen_fuzz, ...); default all five,
 # 60 seconds each. Each target starts from a copy of tests/fuzz/corpus/<name> in
 # build-fuzz/fuzz/<target>/corpus, which keeps what it learns between local runs;
 # nothing is written into tests/. Exits non-zero when a regression input fails or a
@@ -18,7 +18,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 usage() {
-    echo "usage: bash scripts/fuzz.sh [seconds-per-target] [fen|move|pgn|uci ...]" >&2
+    echo "usage: bash scripts/fuzz.sh [seconds-per-target] [fen|move|pgn|table|uci ...]" >&2
     exit 2
 }
 
@@ -28,21 +28,23 @@ if [ $# -gt 0 ]; then
     seconds=$1
     shift
 fi
-[ $# -gt 0 ] || set -- fen move pgn uci
+[ $# -gt 0 ] || set -- fen move pgn table uci
 targets=()
 for name in "$@"; do
     case ${name%_fuzz} in
-    fen | move | pgn | uci) targets+=("${name%_fuzz}") ;;
+    fen | move | pgn | table | uci) targets+=("${name%_fuzz}") ;;
     *) usage ;;
     esac
 done
 
-# Inputs longer than a FEN, a few moves, a game or a short session only slow the search down.
+# Inputs longer than a FEN, a few moves, a game, a small table file (with its
+# selector byte) or a short session only slow the search down.
 max_len() {
     case $1 in
     fen) echo 128 ;;
     move) echo 128 ;;
     pgn) echo 4096 ;;
+    table) echo 16384 ;;
     uci) echo 1024 ;;
     esac
 }

@@ -34,13 +34,21 @@ std::string MappedFile::map(const std::string& path) {
     if (address == MAP_FAILED) return std::strerror(map_errno);
     data_ = static_cast<const uint8_t*>(address);
     size_ = size_t(info.st_size);
+    mapped_by_us_ = true;
     return {};
 }
 
+void MappedFile::view(std::span<const uint8_t> bytes) {
+    unmap();
+    data_ = bytes.data();
+    size_ = bytes.size();
+}
+
 void MappedFile::unmap() {
-    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    if (data_ && mapped_by_us_) ::munmap(const_cast<uint8_t*>(data_), size_);
     data_ = nullptr;
     size_ = 0;
+    mapped_by_us_ = false;
 }
 
 } // namespace arbiter::syzygy

@@ -19,6 +19,11 @@ public:
 
     // Maps `path`; on failure returns the reason and leaves the object empty.
     std::string map(const std::string& path);
+    // Shows `bytes`, which the caller owns and keeps, as if they were a mapped file:
+    // a table held in memory, for tests and fuzzing (a read past the end of a heap
+    // buffer is one AddressSanitizer reports; past the end of a mapping, the rest of
+    // its last page reads as zeros).
+    void view(std::span<const uint8_t> bytes);
     void unmap();
 
     std::span<const uint8_t> bytes() const { return {data_, size_}; }
@@ -27,6 +32,7 @@ public:
 private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
+    bool mapped_by_us_ = false;  // map() made the mapping; view() bytes are the caller's
 };
 
 } // namespace arbiter::syzygy

@@ -13,6 +13,12 @@ Table::Table(TableType type, std::string path, const Material& material)
             if (material.count[c][t] == 1) has_unique_pieces_ = true;
 }
 
+Table::Table(TableType type, std::string name, const Material& material, std::span<const uint8_t> bytes)
+    : Table(type, std::move(name), material) {
+    in_memory_ = true;
+    memory_ = bytes;
+}
+
 bool Table::ensure_ready() const {
     const State state = state_.load(std::memory_order_acquire);
     if (state != NotLoaded) return state == Ready;
@@ -24,7 +30,10 @@ std::string Table::prepare() const {
     const State state = state_.load(std::memory_order_relaxed);
     if (state == Ready) return {};
     if (state == Broken) return error_;
-    std::string error = file_.map(path_);
+    std::string error;
+    if (!in_memory_) error = file_.map(path_);
+    else if (memory_.empty()) error = "empty file";
+    else file_.view(memory_);
     if (error.empty()) error = parse();
     else error = fmt::format("{}: {}", path_, error);
     if (!error.empty()) {

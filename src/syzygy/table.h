@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <span>
 #include <string>
 
 #include "chess/position.h"
@@ -49,6 +50,9 @@ class Table {
 public:
     // `material` is the file name's: its White is the file's side 0.
     Table(TableType type, std::string path, const Material& material);
+    // A table whose bytes are in memory (tests and fuzzing), owned by the caller and
+    // kept until the table goes; `name` stands for the path in messages.
+    Table(TableType type, std::string name, const Material& material, std::span<const uint8_t> bytes);
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
@@ -111,6 +115,8 @@ private:
     mutable std::mutex mutex_;
     mutable std::string error_;
     mutable MappedFile file_;
+    bool in_memory_ = false;
+    std::span<const uint8_t> memory_;  // the bytes of an in-memory table
     mutable SubTable subtables_[2][4];
 };
 

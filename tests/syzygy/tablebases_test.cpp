@@ -7,14 +7,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <unistd.h>
 
+#include "syzygy/material.h"
 #include "syzygy/probe.h"
+#include "syzygy/table.h"
 #include "syzygy/tablebases.h"
 
 using namespace arbiter;
@@ -255,4 +259,29 @@ TEST_CASE("damaged tables never crash a probe and never answer out of range", "[
         }
     }
     CHECK(answered > 0);
+}
+
+TEST_CASE("a table held in memory answers as its file does, and a cut one is refused", "[syzygy]") {
+    // The fuzzer's tables (tests/fuzz/table_fuzz.cpp) are in memory: the same bytes
+    // must read the same as the mapped file.
+    const fs::path path = TableFolder / "KQvKR.rtbw";
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const syzygy::Material material = *syzygy::parse_table_name("KQvKR");
+    const syzygy::Table mapped(syzygy::TableType::Wdl, path.string(), material);
+    const syzygy::Table held(syzygy::TableType::Wdl, "KQvKR", material, bytes);
+    REQUIRE(mapped.prepare().empty());
+    REQUIRE(held.prepare().empty());
+    for (const std::string& fen : {KqkrQuiet, std::string("8/8/8/4k3/8/2r5/8/K5Q1 b - - 0 1"),
+                                   std::string("8/8/2k5/8/8/8/3R4/K3q3 w - - 0 1")}) {
+        const syzygy::TableValue a = mapped.probe(parse(fen)), b = held.probe(parse(fen));
+        INFO(fen);
+        CHECK(a.status == b.status);
+        CHECK(a.value == b.value);
+    }
+    const std::span<const uint8_t> cut(bytes.data(), bytes.size() / 2);
+    const syzygy::Table short_one(syzygy::TableType::Wdl, "KQvKR", material, cut);
+    CHECK_THAT(short_one.prepare(), Catch::Contains("truncated or damaged"));
+    const syzygy::Table empty(syzygy::TableType::Wdl, "KQvKR", material, std::span<const uint8_t>());
+    CHECK_THAT(empty.prepare(), Catch::Contains("empty file"));
 }
