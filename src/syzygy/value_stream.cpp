@@ -118,6 +118,9 @@ bool ValueStream::locate(uint64_t index, Place& place) const {
     if (step >= checkpoint_count_) return false;
     const uint8_t* checkpoint = checkpoints_ + 6 * step;
     uint32_t block = load_le32(checkpoint);
+    // A checkpoint names a block of the list; a damaged one could send the
+    // backward count below through block sizes past the list's end.
+    if (block >= block_size_entries_) return false;
     int64_t value = int64_t(load_le16(checkpoint + 4)) + int64_t(index % step_) - int64_t(step_ / 2);
     while (value < 0) {
         if (block == 0) return false;
