@@ -537,6 +537,9 @@ def test_multipv_mate_ranked_first(binary):
 def test_chess960_castling_output(binary):
     fen960 = "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w GBgb - 0 1"
     with Engine(binary) as e:
+        # Composed positions: Black's pawns stand on their starting squares, its king
+        # and rooks hold their rights, so no Black man can have made the last move.
+        e.send("setoption name Allow Unreachable Positions value true")
         e.send("setoption name UCI_Chess960 value true")
         e.send(f"position fen {fen960}")
         lines, last = e.search("go depth 4 searchmoves d1g1")
@@ -560,8 +563,10 @@ def test_chess960_castling_output(binary):
 
 
 def test_castling_in_pv_printed_per_mode(binary):
-    # Black to move castles in the PV after a forced first move.
+    # Black to move castles in the PV after a forced first move. Kings and rooks alone
+    # with their rights are composed (no last move): allowed by the option.
     with Engine(binary) as e:
+        e.send("setoption name Allow Unreachable Positions value true")
         for chess960, castle in (("false", "e8g8"), ("true", "e8h8")):
             e.send(f"setoption name UCI_Chess960 value {chess960}")
             e.send("position fen 4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1")
