@@ -18,7 +18,8 @@ namespace arbiter::test {
 // whether a proof says `side` can never mate; a game that ends in a mate by a side
 // written off earlier fails the test. Returns how many sides were written off.
 template <typename WrittenOff>
-int random_games_never_refute(std::string_view fen, int games, int max_plies, uint64_t& seed, WrittenOff&& written_off) {
+int random_games_never_refute(std::string_view fen, int games, int max_plies, uint64_t& seed,
+                              WrittenOff&& written_off) {
     const auto random = [&seed] {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -50,4 +51,4 @@ int random_games_never_refute(std::string_view fen, int games, int max_plies, ui
     return refuted;
 }
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

@@ -77,4 +77,4 @@ inline std::vector<std::string> epd_fens(const std::string& file) {
     return fens;
 }
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

@@ -53,11 +53,10 @@ std::array<SliderEntry, 64> build(bool rook, Bitboard* table, size_t table_size,
     return entries;
 }
 
-} // namespace
+}  // namespace
 
-const std::array<SliderEntry, 64> RookEntries =
-    build(true, rook_table.data(), RookTableSize, magic::RookMagics);
+const std::array<SliderEntry, 64> RookEntries = build(true, rook_table.data(), RookTableSize, magic::RookMagics);
 const std::array<SliderEntry, 64> BishopEntries =
     build(false, bishop_table.data(), BishopTableSize, magic::BishopMagics);
 
-} // namespace arbiter::detail
+}  // namespace arbiter::detail

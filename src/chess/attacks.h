@@ -31,12 +31,12 @@ constexpr Bitboard ray_attacks(Square s, int df, int dr, Bitboard occupied) {
 }
 
 constexpr Bitboard slow_rook_attacks(Square s, Bitboard occupied) {
-    return ray_attacks(s, 1, 0, occupied) | ray_attacks(s, -1, 0, occupied) |
-           ray_attacks(s, 0, 1, occupied) | ray_attacks(s, 0, -1, occupied);
+    return ray_attacks(s, 1, 0, occupied) | ray_attacks(s, -1, 0, occupied) | ray_attacks(s, 0, 1, occupied) |
+           ray_attacks(s, 0, -1, occupied);
 }
 constexpr Bitboard slow_bishop_attacks(Square s, Bitboard occupied) {
-    return ray_attacks(s, 1, 1, occupied) | ray_attacks(s, 1, -1, occupied) |
-           ray_attacks(s, -1, 1, occupied) | ray_attacks(s, -1, -1, occupied);
+    return ray_attacks(s, 1, 1, occupied) | ray_attacks(s, 1, -1, occupied) | ray_attacks(s, -1, 1, occupied) |
+           ray_attacks(s, -1, -1, occupied);
 }
 
 constexpr Bitboard leaper_attacks(Square s, const int (&steps)[8][2]) {
@@ -77,9 +77,8 @@ constexpr SquarePairTable make_pair_table(bool whole_line) {
             const Square sa = Square(a), sb = Square(b);
             for (auto slow : {slow_rook_attacks, slow_bishop_attacks}) {
                 if (!contains(slow(sa, 0), sb)) continue;
-                table[a][b] = whole_line
-                    ? (slow(sa, 0) & slow(sb, 0)) | square_bb(sa) | square_bb(sb)
-                    : slow(sa, square_bb(sb)) & slow(sb, square_bb(sa));
+                table[a][b] = whole_line ? (slow(sa, 0) & slow(sb, 0)) | square_bb(sa) | square_bb(sb)
+                                         : slow(sa, square_bb(sb)) & slow(sb, square_bb(sa));
             }
         }
     }
@@ -111,7 +110,7 @@ struct SliderEntry {
 extern const std::array<SliderEntry, 64> RookEntries;
 extern const std::array<SliderEntry, 64> BishopEntries;
 
-} // namespace detail
+}  // namespace detail
 
 constexpr Bitboard knight_attacks(Square s) { return detail::KnightTable[s]; }
 constexpr Bitboard king_attacks(Square s) { return detail::KingTable[s]; }
@@ -148,4 +147,4 @@ constexpr Bitboard between(Square a, Square b) { return detail::BetweenTable[a][
 constexpr Bitboard line_through(Square a, Square b) { return detail::LineTable[a][b]; }
 constexpr bool aligned(Square a, Square b, Square c) { return contains(line_through(a, b), c); }
 
-} // namespace arbiter
+}  // namespace arbiter

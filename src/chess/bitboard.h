@@ -32,8 +32,16 @@ constexpr Square pop_lsb(Bitboard& b) {
 }
 
 // Shift every square one step in a direction; squares leaving the board vanish.
-enum Direction : int8_t { North = 8, South = -8, East = 1, West = -1,
-                          NorthEast = 9, NorthWest = 7, SouthEast = -7, SouthWest = -9 };
+enum Direction : int8_t {
+    North = 8,
+    South = -8,
+    East = 1,
+    West = -1,
+    NorthEast = 9,
+    NorthWest = 7,
+    SouthEast = -7,
+    SouthWest = -9
+};
 
 template <Direction D>
 constexpr Bitboard shift(Bitboard b) {
@@ -52,7 +60,10 @@ constexpr Bitboard shift(Bitboard b) {
 struct SquareIterator {
     Bitboard bits;
     constexpr Square operator*() const { return lsb(bits); }
-    constexpr SquareIterator& operator++() { bits &= bits - 1; return *this; }
+    constexpr SquareIterator& operator++() {
+        bits &= bits - 1;
+        return *this;
+    }
     constexpr bool operator!=(const SquareIterator& o) const { return bits != o.bits; }
 };
 struct squares {
@@ -62,4 +73,4 @@ struct squares {
     constexpr SquareIterator end() const { return {0}; }
 };
 
-} // namespace arbiter
+}  // namespace arbiter

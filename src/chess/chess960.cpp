@@ -19,12 +19,13 @@ std::string chess960_start_fen(int number) {
     };
     rank[(number % 4) * 2 + 1] = Bishop;  // light-squared bishop: files b, d, f, h
     number /= 4;
-    rank[(number % 4) * 2] = Bishop;      // dark-squared bishop: files a, c, e, g
+    rank[(number % 4) * 2] = Bishop;  // dark-squared bishop: files a, c, e, g
     number /= 4;
     place_on_empty(number % 6, Queen);
     number /= 6;
     // The ten ways to put two knights on five empty files, in lexicographic order.
-    static constexpr int Knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+    static constexpr int Knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
+                                           {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
     place_on_empty(Knights[number][1], Knight);  // the later one first: it does not shift the earlier
     place_on_empty(Knights[number][0], Knight);
     place_on_empty(0, Rook);
@@ -48,4 +49,4 @@ std::string chess960_start_fen(int number) {
     return fen_placement(board) + " w " + white_rights + black_rights + " - 0 1";
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -10,4 +10,4 @@ namespace arbiter {
 // `number` must be in 0..959.
 std::string chess960_start_fen(int number);
 
-} // namespace arbiter
+}  // namespace arbiter

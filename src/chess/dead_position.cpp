@@ -54,10 +54,8 @@ bool blocked_pawn_fortress(const Position& pos) {
     return true;
 }
 
-} // namespace
+}  // namespace
 
-bool is_dead_position(const Position& pos) {
-    return insufficient_material(pos) || blocked_pawn_fortress(pos);
-}
+bool is_dead_position(const Position& pos) { return insufficient_material(pos) || blocked_pawn_fortress(pos); }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -9,4 +9,4 @@ namespace arbiter {
 
 bool is_dead_position(const Position& pos);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -25,7 +25,7 @@ ParsedNumber<unsigned> parse_clock(std::string_view text, unsigned min, unsigned
 
 const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 
-} // namespace
+}  // namespace
 
 // Reads a FEN field by field; every member function returns an error message, or an
 // empty string when the field was fine.
@@ -58,7 +58,8 @@ struct FenReader {
                 after_digit = false;
             } else if (c >= '0' && c <= '9') {
                 // One digit per run of empty squares: `44` or `116` sum to 8 but are not FEN.
-                if (c == '0' || c == '9') return fmt::format("rank {}: '{}' is not a run of 1 to 8 empty squares", rank + 1, c);
+                if (c == '0' || c == '9')
+                    return fmt::format("rank {}: '{}' is not a run of 1 to 8 empty squares", rank + 1, c);
                 if (after_digit) return fmt::format("rank {}: two digits in a row", rank + 1);
                 file += c - '0';
                 after_digit = true;
@@ -102,7 +103,7 @@ struct FenReader {
             const Bitboard left_of_king = rooks & (square_bb(ksq) - 1);
             Square rook = NoSquare;
             if (upper == 'K') {
-                if (right_of_king) rook = msb(right_of_king);   // X-FEN: the outermost rook
+                if (right_of_king) rook = msb(right_of_king);  // X-FEN: the outermost rook
             } else if (upper == 'Q') {
                 if (left_of_king) rook = lsb(left_of_king);
             } else {
@@ -110,11 +111,14 @@ struct FenReader {
                 if (rooks & square_bb(s)) rook = s;
             }
             if (rook == NoSquare || rook == ksq)
-                return unreachable(fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color)));
+                return unreachable(
+                    fmt::format("castling right '{}' has no {} rook to castle with", c, color_name(color)));
             const CastleSide cs = rook > ksq ? KingSide : QueenSide;
             if (!pos.chess960_ && (file_of(ksq) != FileE || file_of(rook) != (cs == KingSide ? FileH : FileA)))
-                return unreachable(fmt::format("castling right '{}' needs king and rook on their standard squares "
-                                               "(Chess960 positions need UCI_Chess960)", c));
+                return unreachable(
+                    fmt::format("castling right '{}' needs king and rook on their standard squares "
+                                "(Chess960 positions need UCI_Chess960)",
+                                c));
             const CastlingRights bit = castling_bit(color, cs);
             if (rights & bit) return fmt::format("castling right '{}' is given twice", c);
             // The order FEN prescribes, and the one fen() writes: White's rights before
@@ -134,15 +138,18 @@ struct FenReader {
         if (!ep) return fmt::format("invalid en passant square '{}'", field);
         const Color us = pos.side_, them = ~us;
         if (rank_of(*ep) != relative_rank(us, Rank6))
-            return unreachable(fmt::format("en passant square {} is not on the {} rank behind a pawn that just moved "
-                                           "two squares", field, us == White ? "6th" : "3rd"));
+            return unreachable(
+                fmt::format("en passant square {} is not on the {} rank behind a pawn that just moved "
+                            "two squares",
+                            field, us == White ? "6th" : "3rd"));
         const Square pawn = Square(*ep - pawn_push(us));
         const Square origin = Square(*ep + pawn_push(us));
         if (pos.piece_on(pawn) != make_piece(them, Pawn))
-            return unreachable(fmt::format("en passant square {} has no {} pawn in front of it", field, color_name(them)));
-        if (pos.piece_on(*ep) != NoPiece || pos.piece_on(origin) != NoPiece)
             return unreachable(
-                fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep), square_name(origin)));
+                fmt::format("en passant square {} has no {} pawn in front of it", field, color_name(them)));
+        if (pos.piece_on(*ep) != NoPiece || pos.piece_on(origin) != NoPiece)
+            return unreachable(fmt::format("en passant square {} needs {} and {} empty", field, square_name(*ep),
+                                           square_name(origin)));
         pos.set_en_passant_if_capturable(*ep);
         claimed_ep = *ep;
         return {};
@@ -186,8 +193,7 @@ std::string Position::validate(FenCheck check) const {
         // the bishops, one starts on each square colour.
         int promoted = 0;
         const int initial[] = {0, 2, 0, 2, 1};
-        for (PieceType t : {Knight, Rook, Queen})
-            promoted += std::max(0, popcount(pieces(c, t)) - initial[t]);
+        for (PieceType t : {Knight, Rook, Queen}) promoted += std::max(0, popcount(pieces(c, t)) - initial[t]);
         for (Bitboard colour : {LightSquares, DarkSquares})
             promoted += std::max(0, popcount(pieces(c, Bishop) & colour) - 1);
         if (promoted > 8 - pawns)
@@ -214,8 +220,7 @@ FenResult FenReader::read(std::string_view fen, bool chess960, FenCheck check, b
     if (error.empty()) error = reader.castling(fields[2]);
     if (error.empty()) pos.update_check_info();
     if (error.empty()) error = reader.en_passant(fields[3]);
-    if (error.empty())
-        error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
+    if (error.empty()) error = reader.clocks(fields.size() > 4 ? fields[4] : "0", fields.size() > 5 ? fields[5] : "1");
     if (error.empty() && check == FenCheck::Reachable)
         error = reader.unreachable(impossible_last_move_reason(pos, reader.claimed_ep));
     impossible = reader.impossible;
@@ -226,7 +231,8 @@ FenResult FenReader::read(std::string_view fen, bool chess960, FenCheck check, b
 FenResult Position::from_fen(std::string_view fen, bool chess960, FenCheck check) {
     bool impossible = false;
     FenResult result = FenReader::read(fen, chess960, check, impossible);
-    if (!result.position) result.error = fmt::format("{}: {}", impossible ? "impossible position" : "invalid FEN", result.error);
+    if (!result.position)
+        result.error = fmt::format("{}: {}", impossible ? "impossible position" : "invalid FEN", result.error);
     return result;
 }
 
@@ -267,4 +273,4 @@ std::string Position::fen() const {
     return out;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -46,8 +46,7 @@ GameStatus Game::status(bool current_dead) const {
     const size_t last = positions_.size() - 1;
     for (size_t ply = 0; ply <= last; ++ply) {
         const Position& pos = positions_[ply];
-        if (ply == last && !has_legal_move(pos))
-            return pos.in_check() ? GameStatus::Checkmate : GameStatus::Stalemate;
+        if (ply == last && !has_legal_move(pos)) return pos.in_check() ? GameStatus::Checkmate : GameStatus::Stalemate;
         if (is_dead_position(pos)) return GameStatus::DeadPosition;
         if (ply == last && current_dead) return GameStatus::DeadPosition;
         if (occurrences(ply) >= 5) return GameStatus::FivefoldRepetition;
@@ -60,4 +59,4 @@ GameStatus Game::status(bool current_dead) const {
     return GameStatus::Ongoing;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -65,4 +65,4 @@ private:
     std::vector<Move> moves_;
 };
 
-} // namespace arbiter
+}  // namespace arbiter

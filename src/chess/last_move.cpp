@@ -116,16 +116,19 @@ std::string double_step_reason(const Position& pos, Square ep_field) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square king = pos.king_square(us);
     if (pos.halfmove_clock() != 0)
-        return fmt::format("the en passant square {} says the last move was a pawn's double step, "
-                           "but the halfmove clock is {}, not 0", square_name(ep_field), pos.halfmove_clock());
+        return fmt::format(
+            "the en passant square {} says the last move was a pawn's double step, "
+            "but the halfmove clock is {}, not 0",
+            square_name(ep_field), pos.halfmove_clock());
     const Square pushed = Square(ep_field - pawn_push(us)), origin = Square(ep_field + pawn_push(us));
     for (Square c : squares(pos.checkers())) {
         const bool by_pawn = c == pushed;
         const bool uncovered = is_slider(type_of(pos.piece_on(c))) && contains(between(king, c), origin);
         if (!by_pawn && !uncovered)
-            return fmt::format("the {} gives check, which the double step to {} (en passant square {}) "
-                               "can neither give nor uncover", describe(pos, c), square_name(pushed),
-                               square_name(ep_field));
+            return fmt::format(
+                "the {} gives check, which the double step to {} (en passant square {}) "
+                "can neither give nor uncover",
+                describe(pos, c), square_name(pushed), square_name(ep_field));
     }
     // Every check now comes from the double step, so a check before it came from the
     // pawn on its origin square, or through the square the pawn now blocks.
@@ -134,11 +137,15 @@ std::string double_step_reason(const Position& pos, Square ep_field) {
     if (const Bitboard checkers_then = before.attackers(king, us)) {
         const Square c = lsb(checkers_then);
         if (c == origin)
-            return fmt::format("the en passant square {} says a pawn stood on {} a move ago, "
-                               "giving check with the opponent to move", square_name(ep_field), square_name(origin));
-        return fmt::format("the en passant square {} says the last move was {}-{}, but before it the {} gave check "
-                           "through {} with {} to move", square_name(ep_field), square_name(origin),
-                           square_name(pushed), describe(pos, c), square_name(pushed), color_name(them));
+            return fmt::format(
+                "the en passant square {} says a pawn stood on {} a move ago, "
+                "giving check with the opponent to move",
+                square_name(ep_field), square_name(origin));
+        return fmt::format(
+            "the en passant square {} says the last move was {}-{}, but before it the {} gave check "
+            "through {} with {} to move",
+            square_name(ep_field), square_name(origin), square_name(pushed), describe(pos, c), square_name(pushed),
+            color_name(them));
     }
     return {};
 }
@@ -149,8 +156,8 @@ std::string check_reason(const Position& pos) {
     const Square king = pos.king_square(us);
     const Bitboard checkers = pos.checkers();
     const int count = popcount(checkers);
-    if (count > 2) return fmt::format("{} is in check from {} pieces; one move gives at most two checks",
-                                      color_name(us), count);
+    if (count > 2)
+        return fmt::format("{} is in check from {} pieces; one move gives at most two checks", color_name(us), count);
     if (count == 1) {
         const Square c = lsb(checkers);
         const PieceType type = type_of(pos.piece_on(c));
@@ -176,11 +183,12 @@ std::string check_reason(const Position& pos) {
 // The checkers named one by one: "the rook on e8", "the rook on e8 and the knight on f6".
 std::string describe_checkers(const Position& pos) {
     std::string text;
-    for (Square c : squares(pos.checkers())) text += fmt::format("{}the {}", text.empty() ? "" : " and ", describe(pos, c));
+    for (Square c : squares(pos.checkers()))
+        text += fmt::format("{}the {}", text.empty() ? "" : " and ", describe(pos, c));
     return text;
 }
 
-} // namespace
+}  // namespace
 
 std::string impossible_last_move_reason(const Position& pos, Square ep_field) {
     if (ep_field != NoSquare) return double_step_reason(pos, ep_field);
@@ -193,8 +201,10 @@ std::string impossible_last_move_reason(const Position& pos, Square ep_field) {
     const int clock = pos.halfmove_clock();
     const Bitboard pawn_checkers = pos.checkers() & pos.pieces(them, Pawn);
     if (pawn_checkers && clock != 0)
-        return fmt::format("the {} gives check, which only its own move can have given, but the halfmove clock "
-                           "is {}, not 0", describe(pos, lsb(pawn_checkers)), clock);
+        return fmt::format(
+            "the {} gives check, which only its own move can have given, but the halfmove clock "
+            "is {}, not 0",
+            describe(pos, lsb(pawn_checkers)), clock);
 
     const Retraction retraction = retract_last_move(pos, clock != 0);
     if (retraction == Retraction::Legal) return {};
@@ -207,9 +217,12 @@ std::string impossible_last_move_reason(const Position& pos, Square ep_field) {
         return fmt::format("no move {} can have played last gives the check by {}{}", color_name(them),
                            describe_checkers(pos), clock_note);
     if (retraction == Retraction::None)
-        return fmt::format("{} made the last move, but none of its men can have made it{}", color_name(them), clock_note);
-    return fmt::format("{} made the last move, but before each move it can have made, {} stood in check with {} "
-                       "to move{}", color_name(them), color_name(us), color_name(them), clock_note);
+        return fmt::format("{} made the last move, but none of its men can have made it{}", color_name(them),
+                           clock_note);
+    return fmt::format(
+        "{} made the last move, but before each move it can have made, {} stood in check with {} "
+        "to move{}",
+        color_name(them), color_name(us), color_name(them), clock_note);
 }
 
-} // namespace arbiter
+}  // namespace arbiter

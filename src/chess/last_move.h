@@ -33,4 +33,4 @@ namespace arbiter {
 // halfmove clock must then be 0, and the position before the double step legal.
 std::string impossible_last_move_reason(const Position& pos, Square ep_field);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -15,12 +15,12 @@ constexpr int MaxPawns = 8;
 // position; `found` records that some move could be taken back at all.
 struct Retractor {
     const Position& pos;
-    Color us, them;       // us: to move now, whose king has not moved since
-    Square king;          // our king
+    Color us, them;  // us: to move now, whose king has not moved since
+    Square king;     // our king
     Bitboard empty;
-    int push;             // their pawns' step forward
-    bool quiet_only;      // no pawn move, no capture
-    bool may_uncapture;   // a capture can be taken back
+    int push;            // their pawns' step forward
+    bool quiet_only;     // no pawn move, no capture
+    bool may_uncapture;  // a capture can be taken back
     bool found = false;
 
     bool legal_before(const BoardBefore& before) {
@@ -113,8 +113,8 @@ struct Retractor {
             }
             const Square king_from = make_square(FileE, first);
             const Square rook_from = make_square(king_side ? FileH : FileA, first);
-            const Bitboard emptied = square_bb(king_from) | square_bb(rook_from) |
-                                     (king_side ? 0 : square_bb(make_square(FileB, first)));
+            const Bitboard emptied =
+                square_bb(king_from) | square_bb(rook_from) | (king_side ? 0 : square_bb(make_square(FileB, first)));
             if ((empty & emptied) != emptied) continue;
             BoardBefore before(pos);
             before.move_back(King, king_now, King, king_from);
@@ -129,7 +129,7 @@ struct Retractor {
     }
 };
 
-} // namespace
+}  // namespace
 
 BoardBefore::BoardBefore(const Position& pos) : occupied(pos.occupied()) {
     const Color moved = ~pos.side_to_move();
@@ -150,7 +150,13 @@ Bitboard BoardBefore::attackers(Square king, Color king_color) const {
 
 Retraction retract_last_move(const Position& pos, bool quiet_only) {
     const Color us = pos.side_to_move(), them = ~us;
-    Retractor r{pos, us, them, pos.king_square(us), ~pos.occupied(), pawn_push(them), quiet_only,
+    Retractor r{pos,
+                us,
+                them,
+                pos.king_square(us),
+                ~pos.occupied(),
+                pawn_push(them),
+                quiet_only,
                 !quiet_only && popcount(pos.pieces(us)) < MaxMen};
     for (Square to : squares(pos.pieces(them) & ~pos.pieces(Pawn)))
         if (r.piece_moves(to)) return Retraction::Legal;
@@ -160,4 +166,4 @@ Retraction retract_last_move(const Position& pos, bool quiet_only) {
     return r.found ? Retraction::IntoCheck : Retraction::None;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -18,7 +18,7 @@ namespace arbiter {
 // The men of the side that just moved, and the occupied squares, as they stood a
 // move ago: all that decides whether the other side's king stood in check then.
 struct BoardBefore {
-    Bitboard men[6];     // of the side that just moved, by piece type
+    Bitboard men[6];  // of the side that just moved, by piece type
     Bitboard occupied;
 
     explicit BoardBefore(const Position& pos);
@@ -30,13 +30,13 @@ struct BoardBefore {
 };
 
 enum class Retraction {
-    Legal,          // some last move was played in a legal position
-    IntoCheck,      // moves can be taken back, but each leaves the other king in check
-    None,           // no man of the side that just moved can have made the last move
+    Legal,      // some last move was played in a legal position
+    IntoCheck,  // moves can be taken back, but each leaves the other king in check
+    None,       // no man of the side that just moved can have made the last move
 };
 
 // Whether the side not to move in `pos` can have made the last move. `quiet_only`:
 // the halfmove clock is not 0, so the last move was neither a pawn move nor a capture.
 Retraction retract_last_move(const Position& pos, bool quiet_only);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -20,7 +20,7 @@ public:
 
     constexpr Move() = default;
     constexpr Move(Square from, Square to, Kind kind = Normal, PieceType promo = Knight)
-        : bits_(uint16_t(from | (to << 6) | ((promo - Knight) << 12) | (kind << 14))) {}
+            : bits_(uint16_t(from | (to << 6) | ((promo - Knight) << 12) | (kind << 14))) {}
 
     constexpr Square from() const { return Square(bits_ & 63); }
     constexpr Square to() const { return Square((bits_ >> 6) & 63); }
@@ -42,4 +42,4 @@ private:
 // 218 is the most legal moves known in a reachable position; 256 leaves room.
 using MoveList = StaticVector<Move, 256>;
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -32,10 +32,14 @@ struct CountSink {
     void add(Square, Square, Move::Kind = Move::Normal) { ++count; }
     void add_targets(Square, Bitboard targets) { count += popcount(targets); }
     template <int Delta>
-    void add_pawn_moves(Bitboard targets) { count += popcount(targets); }
+    void add_pawn_moves(Bitboard targets) {
+        count += popcount(targets);
+    }
     void add_promotions(Square, Square) { count += 4; }
     template <int Delta>
-    void add_promotions(Bitboard targets) { count += 4 * popcount(targets); }
+    void add_promotions(Bitboard targets) {
+        count += 4 * popcount(targets);
+    }
 };
 
 template <Color Us, GenKind Kind, typename Sink>
@@ -110,8 +114,8 @@ void generate_castling(const Position& pos, Sink& sink) {
         const Bitboard king_and_rook = square_bb(ksq) | square_bb(rsq);
         // Chess960 (and FIDE 3.8 in the standard case): every square the king or the
         // rook passes or lands on is empty but for these two pieces...
-        const Bitboard travelled = between(ksq, king_to) | square_bb(king_to) |
-                                   between(rsq, rook_to) | square_bb(rook_to);
+        const Bitboard travelled =
+            between(ksq, king_to) | square_bb(king_to) | between(rsq, rook_to) | square_bb(rook_to);
         if (occupied & travelled & ~king_and_rook) continue;
         // ...and no square the king stands on, passes or lands on is attacked. The
         // check uses the board without king and rook: the rook may be the piece that
@@ -119,7 +123,10 @@ void generate_castling(const Position& pos, Sink& sink) {
         const Bitboard after = occupied ^ king_and_rook;
         bool safe = true;
         for (Square s : squares(between(ksq, king_to) | square_bb(king_to)))
-            if (pos.is_attacked(s, ~Us, after)) { safe = false; break; }
+            if (pos.is_attacked(s, ~Us, after)) {
+                safe = false;
+                break;
+            }
         if (safe) sink.add(ksq, rsq, Move::Castling);
     }
 }
@@ -169,7 +176,7 @@ void dispatch(const Position& pos, Sink& sink, Bitboard movers = ~Bitboard(0)) {
     else generate_all<Black, Kind>(pos, movers, sink);
 }
 
-} // namespace
+}  // namespace
 
 template <GenKind Kind>
 void generate(const Position& pos, MoveList& list) {
@@ -200,4 +207,4 @@ bool is_legal(const Position& pos, Move m) {
     return false;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

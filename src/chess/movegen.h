@@ -31,4 +31,4 @@ inline bool has_legal_move(const Position& pos) { return count_legal_moves(pos) 
 // Whether `m` is one of the legal moves of `pos`.
 bool is_legal(const Position& pos, Move m);
 
-} // namespace arbiter
+}  // namespace arbiter

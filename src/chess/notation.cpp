@@ -18,7 +18,7 @@ Square castling_king_destination(Move m) {
     return make_square(king_side ? FileG : FileC, rank_of(m.from()));
 }
 
-} // namespace
+}  // namespace
 
 std::string square_name(Square s) {
     if (!is_valid(s)) return "-";
@@ -26,8 +26,7 @@ std::string square_name(Square s) {
 }
 
 std::optional<Square> parse_square(std::string_view text) {
-    if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8')
-        return std::nullopt;
+    if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8') return std::nullopt;
     return make_square(File(text[0] - 'a'), Rank(text[1] - '1'));
 }
 
@@ -86,8 +85,7 @@ std::string to_san(const Position& pos, Move m) {
 SanResult parse_san(const Position& pos, std::string_view text) {
     std::string s(text);
     const auto strip_suffixes = [&s] {
-        while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
-            s.pop_back();
+        while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?')) s.pop_back();
     };
     strip_suffixes();
     // FIDE's optional "e.p." after an en passant capture (Appendix C.9), glued or spaced,
@@ -157,4 +155,4 @@ SanResult parse_san(const Position& pos, std::string_view text) {
     return {found, {}};
 }
 
-} // namespace arbiter
+}  // namespace arbiter

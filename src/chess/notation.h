@@ -32,4 +32,4 @@ struct SanResult {
 };
 SanResult parse_san(const Position& pos, std::string_view text);
 
-} // namespace arbiter
+}  // namespace arbiter

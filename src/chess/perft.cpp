@@ -32,4 +32,4 @@ std::string divide_report(const Position& pos, int depth) {
     return text;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

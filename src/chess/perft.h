@@ -23,4 +23,4 @@ constexpr int MaxPerftDepth = 12;
 // move, an empty line, then `Nodes searched: <total>`, each line ended by '\n'.
 std::string divide_report(const Position& pos, int depth);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -15,8 +15,21 @@ namespace {
 // ---------------------------------------------------------------------------------
 // Lexer: the whole text to tokens, each with its line.
 
-enum class Tok { TagOpen, TagClose, String, Symbol, MoveNumber, Comment, VarOpen, VarClose, Nag, Annotation,
-                 Result, Invalid, End };
+enum class Tok {
+    TagOpen,
+    TagClose,
+    String,
+    Symbol,
+    MoveNumber,
+    Comment,
+    VarOpen,
+    VarClose,
+    Nag,
+    Annotation,
+    Result,
+    Invalid,
+    End
+};
 
 struct Token {
     Tok kind;
@@ -25,8 +38,8 @@ struct Token {
 };
 
 bool is_symbol_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '#' || c == '=' ||
-           c == ':' || c == '-' || c == '/' || c == '.';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' ||
+           c == '-' || c == '/' || c == '.';
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -247,9 +260,11 @@ private:
             const Token& name = take();
             if (name.kind != Tok::Symbol) return error_at(name, "expected a tag name after '['");
             const Token& value = take();
-            if (value.kind != Tok::String) return error_at(value, fmt::format("expected a quoted value for tag {}", name.text));
+            if (value.kind != Tok::String)
+                return error_at(value, fmt::format("expected a quoted value for tag {}", name.text));
             const Token& close = take();
-            if (close.kind != Tok::TagClose) return error_at(close, fmt::format("expected ']' to close tag {}", name.text));
+            if (close.kind != Tok::TagClose)
+                return error_at(close, fmt::format("expected ']' to close tag {}", name.text));
             game.tags.emplace_back(name.text, value.text);
         }
 
@@ -267,8 +282,7 @@ private:
                 FenResult c960 = Position::from_fen(*fen, true, FenCheck::Playable);
                 if (c960.position) parsed = std::move(c960);
             }
-            if (!parsed.position)
-                return PgnError{0, game.line, *fen, fmt::format("FEN tag: {}", parsed.error)};
+            if (!parsed.position) return PgnError{0, game.line, *fen, fmt::format("FEN tag: {}", parsed.error)};
             game.start = *parsed.position;
         } else if (chess960) {
             game.start = *Position::from_fen(Position::StartFen, true).position;
@@ -294,7 +308,7 @@ private:
     // the file, none consumed). A comment left with no move after it stays in `pending`
     // for a game without moves; otherwise it goes to the last move.
     std::optional<PgnError> parse_line(Position pos, std::vector<PgnMove>& line, int depth, std::string& pending) {
-        Position before = pos;  // the position before line.back()
+        Position before = pos;    // the position before line.back()
         bool after_move = false;  // a comment now belongs to the last move
         while (true) {
             const Token& t = peek();
@@ -321,8 +335,7 @@ private:
                 take();
                 PgnVariation variation;
                 std::string inner;
-                if (std::optional<PgnError> error = parse_line(before, variation.moves, depth + 1, inner))
-                    return error;
+                if (std::optional<PgnError> error = parse_line(before, variation.moves, depth + 1, inner)) return error;
                 if (!variation.moves.empty()) line.back().variations.push_back(std::move(variation));
                 after_move = false;
                 break;
@@ -348,9 +361,7 @@ private:
                 take();
                 break;
             }
-            case Tok::MoveNumber:
-                take();
-                break;
+            case Tok::MoveNumber: take(); break;
             case Tok::Symbol: {
                 std::string san = t.text;
                 if (san == "e.p." || san == "ep") {
@@ -379,8 +390,7 @@ private:
                 if (t.text.starts_with("\"")) return error_at(t, "unterminated string");
                 return error_at(t, fmt::format("unexpected character '{}'", t.text));
             case Tok::TagClose:
-            case Tok::String:
-                return error_at(t, "unexpected token in the movetext");
+            case Tok::String: return error_at(t, "unexpected token in the movetext");
             }
         }
     }
@@ -460,7 +470,7 @@ void write_line(Position pos, const std::vector<PgnMove>& line, std::vector<std:
     }
 }
 
-} // namespace
+}  // namespace
 
 std::optional<std::string> PgnGame::tag(std::string_view name) const {
     for (const auto& [key, value] : tags)
@@ -539,4 +549,4 @@ std::string write_pgn(const PgnGame& game) {
     return text;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -41,10 +41,10 @@ struct PgnVariation;
 
 struct PgnMove {
     Move move;
-    std::vector<int> nags;                   // $n and suffix annotations, in reading order
-    std::string comment_before;              // a comment between the previous move and this one
-    std::string comment;                     // the comment after this move
-    std::vector<PgnVariation> variations;    // alternatives to this move, from the position before it
+    std::vector<int> nags;                 // $n and suffix annotations, in reading order
+    std::string comment_before;            // a comment between the previous move and this one
+    std::string comment;                   // the comment after this move
+    std::vector<PgnVariation> variations;  // alternatives to this move, from the position before it
 };
 
 // A variation's first comment is its first move's comment_before; an empty variation
@@ -56,11 +56,11 @@ struct PgnVariation {
 struct PgnGame {
     std::vector<std::pair<std::string, std::string>> tags;
     Position start = Position::startpos();
-    std::vector<PgnMove> moves;              // the main line
-    std::string result = "*";                // 1-0, 0-1, 1/2-1/2 or *
-    std::string comment;                     // the comment of a game without moves
-    int number = 0;                          // the game's place in its file (1-based, bad games counted)
-    int line = 0;                            // where the game starts in its file (1-based)
+    std::vector<PgnMove> moves;  // the main line
+    std::string result = "*";    // 1-0, 0-1, 1/2-1/2 or *
+    std::string comment;         // the comment of a game without moves
+    int number = 0;              // the game's place in its file (1-based, bad games counted)
+    int line = 0;                // where the game starts in its file (1-based)
 
     // The tag's value, or nullopt.
     std::optional<std::string> tag(std::string_view name) const;
@@ -92,4 +92,4 @@ std::string write_pgn(const PgnGame& game);
 // NAG for a suffix annotation (! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6), or 0 if `text` is none.
 int nag_of_annotation(std::string_view text);
 
-} // namespace arbiter
+}  // namespace arbiter

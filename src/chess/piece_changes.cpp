@@ -37,4 +37,4 @@ PieceChanges piece_changes(const Position& before, Move m) {
     return changes;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

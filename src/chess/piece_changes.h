@@ -30,4 +30,4 @@ struct PieceChanges {
 // The changes `move` makes to `before`. The move must be legal in `before`.
 PieceChanges piece_changes(const Position& before, Move move);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -41,18 +41,15 @@ void Position::set_castling(CastlingRights rights) {
 }
 
 Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
-    return (pawn_attacks(White, s) & pieces(Black, Pawn)) |
-           (pawn_attacks(Black, s) & pieces(White, Pawn)) |
-           (knight_attacks(s) & by_type_[Knight]) |
-           (king_attacks(s) & by_type_[King]) |
+    return (pawn_attacks(White, s) & pieces(Black, Pawn)) | (pawn_attacks(Black, s) & pieces(White, Pawn)) |
+           (knight_attacks(s) & by_type_[Knight]) | (king_attacks(s) & by_type_[King]) |
            (bishop_attacks(s, occupied) & (by_type_[Bishop] | by_type_[Queen])) |
            (rook_attacks(s, occupied) & (by_type_[Rook] | by_type_[Queen]));
 }
 
 bool Position::is_attacked(Square s, Color by, Bitboard occupied) const {
     const Bitboard them = by_color_[by];
-    return (pawn_attacks(~by, s) & them & by_type_[Pawn]) ||
-           (knight_attacks(s) & them & by_type_[Knight]) ||
+    return (pawn_attacks(~by, s) & them & by_type_[Pawn]) || (knight_attacks(s) & them & by_type_[Knight]) ||
            (king_attacks(s) & them & by_type_[King]) ||
            (bishop_attacks(s, occupied) & them & (by_type_[Bishop] | by_type_[Queen])) ||
            (rook_attacks(s, occupied) & them & (by_type_[Rook] | by_type_[Queen]));
@@ -69,9 +66,9 @@ void Position::update_check_info() {
 
 Bitboard Position::blockers_of(Square king, Color sliders_of) const {
     const Bitboard occ = occupied();
-    const Bitboard snipers =
-        ((rook_attacks(king, 0) & (by_type_[Rook] | by_type_[Queen])) |
-         (bishop_attacks(king, 0) & (by_type_[Bishop] | by_type_[Queen]))) & by_color_[sliders_of];
+    const Bitboard snipers = ((rook_attacks(king, 0) & (by_type_[Rook] | by_type_[Queen])) |
+                              (bishop_attacks(king, 0) & (by_type_[Bishop] | by_type_[Queen]))) &
+                             by_color_[sliders_of];
     Bitboard result = 0;
     for (Square s : squares(snipers)) {
         const Bitboard blockers = between(king, s) & occ;
@@ -158,7 +155,8 @@ Position Position::make_move(Move m) const {
     }
 
     if (castling_) {
-        if (const CastlingRights rights = castling_after(moving, from, to); rights != castling_) next.set_castling(rights);
+        if (const CastlingRights rights = castling_after(moving, from, to); rights != castling_)
+            next.set_castling(rights);
     }
 
     next.side_ = them;
@@ -266,7 +264,10 @@ bool Position::special_move_gives_check(Move m, Square ksq) const {
             case Knight: knights |= to_bb; break;
             case Bishop: diagonal |= to_bb; break;
             case Rook: straight |= to_bb; break;
-            default: diagonal |= to_bb; straight |= to_bb; break;
+            default:
+                diagonal |= to_bb;
+                straight |= to_bb;
+                break;
             }
         }
     }
@@ -288,8 +289,7 @@ Position Position::apply_null_move() const {
 }
 
 bool Position::same_position(const Position& other) const {
-    if (key_ != other.key_ || side_ != other.side_ || castling_ != other.castling_ ||
-        ep_square_ != other.ep_square_)
+    if (key_ != other.key_ || side_ != other.side_ || castling_ != other.castling_ || ep_square_ != other.ep_square_)
         return false;
     for (int i = 0; i < 4; ++i)
         if ((castling_ & (1u << i)) && castling_rooks_[i] != other.castling_rooks_[i]) return false;
@@ -298,4 +298,4 @@ bool Position::same_position(const Position& other) const {
     return true;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

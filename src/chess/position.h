@@ -71,9 +71,9 @@ public:
     // apply(move).in_check(), without making the move. A caller asking for many moves
     // of one position computes check_squares() once and passes it.
     struct CheckSquares {
-        Square king;             // the king of the side not to move
-        Bitboard by_type[6];     // where a piece of each type would give check (none for the king)
-        Bitboard discoverers;    // our men whose move off their line to it uncovers a check
+        Square king;           // the king of the side not to move
+        Bitboard by_type[6];   // where a piece of each type would give check (none for the king)
+        Bitboard discoverers;  // our men whose move off their line to it uncovers a check
     };
     CheckSquares check_squares() const;
     bool gives_check(Move move, const CheckSquares& squares) const;
@@ -122,7 +122,9 @@ public:
     bool same_position(const Position& other) const;
 
 private:
-    Position() { for (Piece& p : board_) p = NoPiece; }
+    Position() {
+        for (Piece& p : board_) p = NoPiece;
+    }
 
     // apply() (with the check information) and apply_board() (without): one body.
     template <bool WithCheckInfo>
@@ -179,4 +181,4 @@ static_assert(sizeof(Position) == 176, "Position is copied on every move: keep i
 // built from a board use it.
 std::string fen_placement(std::span<const Piece, 64> board);
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -49,4 +49,4 @@ constexpr Key castling(CastlingRights r) { return keys.castling[r]; }
 constexpr Key en_passant(File f) { return keys.en_passant_file[f]; }
 constexpr Key side() { return keys.black_to_move; }
 
-} // namespace arbiter::zobrist
+}  // namespace arbiter::zobrist

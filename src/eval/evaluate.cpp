@@ -13,8 +13,16 @@ struct Pair {
     constexpr Pair operator+(Pair o) const { return {mg + o.mg, eg + o.eg}; }
     constexpr Pair operator-(Pair o) const { return {mg - o.mg, eg - o.eg}; }
     constexpr Pair operator*(int k) const { return {mg * k, eg * k}; }
-    constexpr Pair& operator+=(Pair o) { mg += o.mg; eg += o.eg; return *this; }
-    constexpr Pair& operator-=(Pair o) { mg -= o.mg; eg -= o.eg; return *this; }
+    constexpr Pair& operator+=(Pair o) {
+        mg += o.mg;
+        eg += o.eg;
+        return *this;
+    }
+    constexpr Pair& operator-=(Pair o) {
+        mg -= o.mg;
+        eg -= o.eg;
+        return *this;
+    }
 };
 
 constexpr Pair Material[6] = {{90, 125}, {320, 295}, {335, 315}, {470, 530}, {970, 960}, {0, 0}};
@@ -148,13 +156,14 @@ void evaluate_side(const Position& pos, Color us, Terms& t, int sign) {
     // Our own king's pawn shield: the three files around the king, first two ranks ahead.
     const Square ksq = pos.king_square(us);
     const Bitboard shield_files = file_bb(file_of(ksq)) | adjacent_files(file_of(ksq));
-    const Bitboard ahead = us == White ? rank_bb(Rank(std::min(7, rank_of(ksq) + 1))) | rank_bb(Rank(std::min(7, rank_of(ksq) + 2)))
-                                       : rank_bb(Rank(std::max(0, rank_of(ksq) - 1))) | rank_bb(Rank(std::max(0, rank_of(ksq) - 2)));
+    const Bitboard ahead =
+        us == White ? rank_bb(Rank(std::min(7, rank_of(ksq) + 1))) | rank_bb(Rank(std::min(7, rank_of(ksq) + 2)))
+                    : rank_bb(Rank(std::max(0, rank_of(ksq) - 1))) | rank_bb(Rank(std::max(0, rank_of(ksq) - 2)));
     const int shield = popcount(our_pawns & shield_files & ahead);
     if (relative_rank(us, rank_of(ksq)) <= Rank2) t.king_safety += sign * ShieldPawnMissing * std::max(0, 3 - shield);
 }
 
-} // namespace
+}  // namespace
 
 Breakdown breakdown(const Position& pos) {
     Terms t;
@@ -181,8 +190,8 @@ Breakdown breakdown(const Position& pos) {
         if (strong_material - weak_material < PieceValue[Rook]) score /= strong_material <= PieceValue[Bishop] ? 16 : 4;
     }
 
-    return {t.psq.mg, t.psq.eg, t.mobility.mg, t.mobility.eg, t.pawns.mg, t.pawns.eg,
-            t.king_safety, t.pieces.mg, t.pieces.eg, phase, score};
+    return {t.psq.mg,      t.psq.eg,    t.mobility.mg, t.mobility.eg, t.pawns.mg, t.pawns.eg,
+            t.king_safety, t.pieces.mg, t.pieces.eg,   phase,         score};
 }
 
 int evaluate(const Position& pos) {
@@ -190,4 +199,4 @@ int evaluate(const Position& pos) {
     return pos.side_to_move() == White ? white_view : -white_view;
 }
 
-} // namespace arbiter::eval
+}  // namespace arbiter::eval

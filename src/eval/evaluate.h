@@ -25,4 +25,4 @@ struct Breakdown {
 };
 Breakdown breakdown(const Position& pos);
 
-} // namespace arbiter::eval
+}  // namespace arbiter::eval

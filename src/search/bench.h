@@ -29,4 +29,4 @@ struct BenchResult {
 // Runs the bench, printing one line per position through `print`.
 BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

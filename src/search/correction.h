@@ -97,4 +97,4 @@ private:
     std::unique_ptr<ContinuationTable> continuation_;
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -98,7 +98,7 @@ Score tb_root_score(int rank, bool fifty_move_rule) {
     return rank > 0 ? edge : -edge;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<TbRootRank> Engine::rank_root_moves(const std::vector<Move>& root_moves) {
     SharedSearch& shared = *shared_;
@@ -302,4 +302,4 @@ void Engine::run_search(SearchLimits limits) {
     if (listener_.on_best_move) listener_.on_best_move(best, ponder);
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -134,4 +134,4 @@ private:
     bool stop_requested_ = false;  // the GUI's `stop` (or quit) for the running search
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -90,7 +90,9 @@ public:
             if (previous != NoContinuation) apply_bonus((*continuation_)[previous][current], bonus);
     }
     // The butterfly table alone: a judgement of the move itself, not of its context.
-    void update_butterfly(Color c, Move m, Bitboard threats, int bonus) { apply_bonus(butterfly(c, m, threats), bonus); }
+    void update_butterfly(Color c, Move m, Bitboard threats, int bonus) {
+        apply_bonus(butterfly(c, m, threats), bonus);
+    }
     void update_capture(Piece moved, Square to, PieceType captured, int bonus) {
         apply_bonus(capture_[piece_index(moved)][to][captured_index(captured)], bonus);
     }
@@ -143,4 +145,4 @@ private:
     std::array<std::array<Move, 2>, MaxPly + 2> killers_{};
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

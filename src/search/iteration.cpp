@@ -57,7 +57,7 @@ void stable_sort_root_moves(std::vector<RootMove>::iterator first, std::vector<R
     }
 }
 
-} // namespace
+}  // namespace
 
 void Worker::prepare(const Game& game, const std::vector<Move>& root_moves, const std::vector<TbRootRank>& tb_ranks) {
     root_ = game.position();
@@ -125,8 +125,8 @@ void Worker::iterative_deepening() {
             seldepth_ = 0;
             // Aspiration window around the previous score, widened after each fail.
             Score delta = tune::aspiration_delta;
-            const Score guess = root_moves_[pv_index_].previous_score != -Infinite
-                                    ? root_moves_[pv_index_].previous_score : previous;
+            const Score guess =
+                root_moves_[pv_index_].previous_score != -Infinite ? root_moves_[pv_index_].previous_score : previous;
             const bool aspiration = depth >= tune::aspiration_min_depth;
             Score alpha = aspiration ? std::max(guess - delta, -Infinite) : -Infinite;
             Score beta = aspiration ? std::min(guess + delta, Infinite) : Infinite;
@@ -226,7 +226,8 @@ bool Worker::repeats_completed_lines(size_t count) const {
 }
 
 bool Worker::proves_mate(int depth, size_t lines) const {
-    return lines > 0 && std::all_of(root_moves_.begin(), root_moves_.begin() + long(lines), [depth](const RootMove& rm) {
+    return lines > 0 &&
+           std::all_of(root_moves_.begin(), root_moves_.begin() + long(lines), [depth](const RootMove& rm) {
                return is_mate(rm.score) && depth >= MateProofDepthFactor * (Mate - std::abs(rm.score));
            });
 }
@@ -293,4 +294,4 @@ void Worker::report(size_t count) {
     shared_.on_iteration(infos);
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

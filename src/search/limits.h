@@ -19,8 +19,8 @@ struct SearchLimits {
     // 0: none. Data generation's soft node limit: no iteration starts once this many
     // nodes were searched (`nodes` stays the hard cap); `go` never sets it.
     uint64_t soft_nodes = 0;
-    int mate = 0;                         // 0: none; else mate in at most this many moves
-    int64_t movetime = 0;                 // 0: none
+    int mate = 0;          // 0: none; else mate in at most this many moves
+    int64_t movetime = 0;  // 0: none
     bool infinite = false;
     bool ponder = false;
     std::vector<Move> search_moves = {};  // empty: all legal moves
@@ -44,4 +44,4 @@ struct SearchInfo {
     std::vector<Move> pv;
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

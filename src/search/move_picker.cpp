@@ -8,14 +8,14 @@ namespace arbiter::search {
 
 int threat_bonus(const Position& pos, Move m, const Threats& threats) {
     const PieceType type = type_of(pos.piece_on(m.from()));
-    const Bitboard danger = type == Queen                    ? threats.by_rook
-                            : type == Rook                   ? threats.by_minor
+    const Bitboard danger = type == Queen                      ? threats.by_rook
+                            : type == Rook                     ? threats.by_minor
                             : type == Knight || type == Bishop ? threats.by_pawn
-                                                             : 0;
+                                                               : 0;
     const bool from_attacked = danger & square_bb(m.from());
     const bool to_attacked = danger & square_bb(m.to());
     if (from_attacked == to_attacked) return 0;
-    const int value = type == Queen ? tune::picker_threat_queen
+    const int value = type == Queen  ? tune::picker_threat_queen
                       : type == Rook ? tune::picker_threat_rook
                                      : tune::picker_threat_minor;
     return from_attacked ? value : -value;
@@ -23,14 +23,18 @@ int threat_bonus(const Position& pos, Move m, const Threats& threats) {
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply, const Threats& threats,
                        const ContinuationContext& context)
-    : pos_(pos), history_(history), tt_move_(tt_move),
-      killers_{history.killers(ply)[0], history.killers(ply)[1]}, counter_(history.counter(context.back1)),
-      context_(context), threats_(threats) {
+        : pos_(pos),
+          history_(history),
+          tt_move_(tt_move),
+          killers_{history.killers(ply)[0], history.killers(ply)[1]},
+          counter_(history.counter(context.back1)),
+          context_(context),
+          threats_(threats) {
     if (!tt_move_.is_null() && !is_legal(pos_, tt_move_)) tt_move_ = Move();
 }
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history)
-    : pos_(pos), history_(history), tt_move_(tt_move), quiescence_(!pos.in_check()) {
+        : pos_(pos), history_(history), tt_move_(tt_move), quiescence_(!pos.in_check()) {
     // Out of check, quiescence searches only noisy moves, so a quiet hash move is dropped.
     if (!tt_move_.is_null() && (!is_legal(pos_, tt_move_) || (quiescence_ && !pos_.is_noisy(tt_move_))))
         tt_move_ = Move();
@@ -50,8 +54,8 @@ void MovePicker::score_noisy() {
         const PieceType victim = captured_type(pos_, m);
         int score = victim == NoPieceType ? 0 : eval::PieceValue[victim] * tune::picker_mvv_mult;
         if (m.kind() == Move::Promotion) score += eval::PieceValue[m.promotion()] * tune::picker_mvv_mult;
-        s.score = score + history_.capture(pos_.piece_on(m.from()), m.to(), victim) /
-                              tune::picker_capture_history_divisor;
+        s.score =
+            score + history_.capture(pos_.piece_on(m.from()), m.to(), victim) / tune::picker_capture_history_divisor;
     }
 }
 
@@ -59,8 +63,8 @@ void MovePicker::score_quiet() {
     const Color us = pos_.side_to_move();
     for (Scored& s : quiet_) {
         const ContinuationIndex current = continuation_index(pos_.piece_on(s.move.from()), s.move.to());
-        s.score = history_.quiet_score(us, s.move, threats_.any, current, context_) +
-                  threat_bonus(pos_, s.move, threats_);
+        s.score =
+            history_.quiet_score(us, s.move, threats_.any, current, context_) + threat_bonus(pos_, s.move, threats_);
     }
 }
 
@@ -105,10 +109,10 @@ Move MovePicker::next() {
             // most 256 cp by default) and still count as good; quiescence searches only
             // captures that lose nothing.
             const bool under_promotion = m.kind() == Move::Promotion && m.promotion() != Queen;
-            const int threshold = quiescence_ ? 0
-                                              : -history_.capture(pos_.piece_on(m.from()), m.to(),
-                                                                  captured_type(pos_, m)) /
-                                                    tune::picker_good_capture_history_divisor;
+            const int threshold = quiescence_
+                                      ? 0
+                                      : -history_.capture(pos_.piece_on(m.from()), m.to(), captured_type(pos_, m)) /
+                                            tune::picker_good_capture_history_divisor;
             if (under_promotion || !see_ge(pos_, m, threshold)) {
                 bad_noisy_.push_back({m, 0});
                 continue;
@@ -151,10 +155,9 @@ Move MovePicker::next() {
         if (bad_cursor_ < bad_noisy_.size()) return from_stage(Stage::BadNoisy, bad_noisy_[bad_cursor_++].move);
         stage_ = Stage::Done;
         [[fallthrough]];
-    case Stage::Done:
-        return Move();
+    case Stage::Done: return Move();
     }
     return Move();
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

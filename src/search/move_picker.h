@@ -36,7 +36,18 @@ public:
     }
 
 private:
-    enum class Stage { TTMove, GenerateNoisy, GoodNoisy, Killer1, Killer2, Counter, GenerateQuiet, Quiet, BadNoisy, Done };
+    enum class Stage {
+        TTMove,
+        GenerateNoisy,
+        GoodNoisy,
+        Killer1,
+        Killer2,
+        Counter,
+        GenerateQuiet,
+        Quiet,
+        BadNoisy,
+        Done
+    };
 
     struct Scored {
         Move move;
@@ -71,4 +82,4 @@ private:
     size_t noisy_cursor_ = 0, quiet_cursor_ = 0, bad_cursor_ = 0;
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

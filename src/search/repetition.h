@@ -30,4 +30,4 @@ inline bool repeats_on_path(std::span<const zobrist::Key> keys, std::size_t root
     return false;
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

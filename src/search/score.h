@@ -26,4 +26,4 @@ constexpr Score mate_in(int ply) { return Mate - ply; }
 // Full moves to mate as UCI prints it: positive when we mate, negative when mated.
 constexpr int mate_moves(Score s) { return s > 0 ? (Mate - s + 1) / 2 : -(Mate + s) / 2; }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

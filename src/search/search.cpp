@@ -75,8 +75,7 @@ TbVerdict tb_verdict(syzygy::Wdl wdl, bool fifty_move_rule, int ply) {
     // scored one centipawn towards the result the rule takes away: of two draws,
     // the search prefers the one where the opponent can still go wrong.
     case Wdl::CursedWin: return fifty_move_rule ? TbVerdict{1, Bound::Exact} : TbVerdict{TbWin - ply, Bound::Lower};
-    case Wdl::BlessedLoss:
-        return fifty_move_rule ? TbVerdict{-1, Bound::Exact} : TbVerdict{-TbWin + ply, Bound::Upper};
+    case Wdl::BlessedLoss: return fifty_move_rule ? TbVerdict{-1, Bound::Exact} : TbVerdict{-TbWin + ply, Bound::Upper};
     }
     return {0, Bound::Exact};
 }
@@ -88,7 +87,7 @@ TbVerdict tb_verdict(syzygy::Wdl wdl, bool fifty_move_rule, int ply) {
 // evicted proof costs only a probe to redo.
 constexpr int TbProofDepthMargin = 4;
 
-} // namespace
+}  // namespace
 
 // Pushes a move (or a null move) onto the worker's path for the lifetime of a child
 // search: the child's key for repetitions and the move's changes for the accumulators.
@@ -96,7 +95,7 @@ struct PathGuard {
     Worker& worker;
     size_t saved_null_floor;
     PathGuard(Worker& w, const Position& before, Move m, Key child_key)
-        : worker(w), saved_null_floor(w.null_move_floor_) {
+            : worker(w), saved_null_floor(w.null_move_floor_) {
         worker.keys_.push_back(child_key);
         worker.accumulators_.push(before, m);
     }
@@ -132,10 +131,9 @@ Score Worker::evaluate(const Position& pos) {
     // as the fifty-move rule nears: the search then prefers lines that keep the game
     // winnable (captures, pawn moves) over shuffling at an equal score.
     constexpr int ScaleUnit = 1024;  // the material scale's fixed point
-    const int material_scale = tune::eval_scale_base +
-                               tune::eval_scale_minor * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) +
-                               tune::eval_scale_rook * popcount(pos.pieces(Rook)) +
-                               tune::eval_scale_queen * popcount(pos.pieces(Queen));
+    const int material_scale =
+        tune::eval_scale_base + tune::eval_scale_minor * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) +
+        tune::eval_scale_rook * popcount(pos.pieces(Rook)) + tune::eval_scale_queen * popcount(pos.pieces(Queen));
     const int64_t raw = accumulators_.evaluate(pos);
     const int64_t scaled = raw * material_scale / ScaleUnit *
                            (tune::eval_fifty_span - std::min(pos.halfmove_clock(), FiftyMoveHalfmoves)) /
@@ -154,7 +152,7 @@ bool Worker::enter_node() {
     // counters every NodeSumInterval of its nodes (one descheduled thread cannot let
     // the others run on past the limit).
     if (limits.nodes) {
-        const uint64_t searched = shared_.threads == 1                        ? nodes()
+        const uint64_t searched = shared_.threads == 1                     ? nodes()
                                   : (nodes() & (NodeSumInterval - 1)) == 0 ? shared_.total_nodes()
                                                                            : 0;
         if (searched >= limits.nodes) {
@@ -255,8 +253,7 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // A proven win is a lower bound scored below every mate (the search may still
     // find the mate itself); a proven loss the mirrored upper bound; a draw exact.
     Score tb_floor = -Infinite, tb_ceiling = Infinite;
-    if (!root && !singular_search && shared_.tb_cardinality && pos.halfmove_clock() == 0 &&
-        !pos.castling_rights()) {
+    if (!root && !singular_search && shared_.tb_cardinality && pos.halfmove_clock() == 0 && !pos.castling_rights()) {
         const int pieces = popcount(pos.occupied());
         const bool within_limit =
             pieces < shared_.tb_cardinality || (pieces == shared_.tb_cardinality && depth >= shared_.tb_probe_depth);
@@ -303,13 +300,12 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     // Improving: better than our last static evaluation, two plies back, or four
     // when we were in check then (no static evaluation).
     const Score earlier_eval = ply >= 2 && stack_[ply - 2].static_eval != NoScore ? stack_[ply - 2].static_eval
-                               : ply >= 4                                          ? stack_[ply - 4].static_eval
-                                                                                   : NoScore;
+                               : ply >= 4                                         ? stack_[ply - 4].static_eval
+                                                                                  : NoScore;
     const bool improving = !in_check && earlier_eval != NoScore && ss.static_eval > earlier_eval;
     // What the opponent's last move cost its side by static evaluation: the sum of
     // the two evaluations, each from its own side (known only when both exist).
-    const bool prior_cost_known =
-        !in_check && !singular_search && !root && stack_[ply - 1].static_eval != NoScore;
+    const bool prior_cost_known = !in_check && !singular_search && !root && stack_[ply - 1].static_eval != NoScore;
     const int prior_move_cost = prior_cost_known ? ss.static_eval + stack_[ply - 1].static_eval : 0;
     // Step 6a. Hindsight: the parent reduced the move that led here. If it cost
     // nothing, a large reduction was too much: search a ply deeper. If it cost much,
@@ -324,8 +320,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
     }
     // The opponent's last quiet move is judged by what it did to the evaluation.
     if (prior_cost_known && stack_[ply - 1].quiet_move) {
-        const int bonus = std::clamp(-tune::eval_change_bonus_mult * prior_move_cost / 8,
-                                     -tune::eval_change_bonus_max, tune::eval_change_bonus_max);
+        const int bonus = std::clamp(-tune::eval_change_bonus_mult * prior_move_cost / 8, -tune::eval_change_bonus_max,
+                                     tune::eval_change_bonus_max);
         history_.update_butterfly(~pos.side_to_move(), stack_[ply - 1].move, stack_[ply - 1].threats, bonus);
     }
     history_.clear_killers(ply + 1);
@@ -397,8 +393,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
                     PathGuard guard(*this, pos, m, child.key());
                     score = -quiescence<false>(child, -probcut_beta, -probcut_beta + 1, ply + 1);
                     if (score >= probcut_beta)
-                        score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, probcut_search_depth,
-                                                ply + 1, !cut_node);
+                        score = -negamax<false>(child, -probcut_beta, -probcut_beta + 1, probcut_search_depth, ply + 1,
+                                                !cut_node);
                 }
                 if (stopping()) return 0;
                 if (score >= probcut_beta) {
@@ -454,18 +450,16 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
 
         // Step 13. Shallow-depth pruning, once a move has escaped a mate or tablebase loss.
         if (!root && best > -TbWinInMaxPly) {
-            const bool late_move =
-                depth <= tune::lmp_max_depth &&
-                moves > (tune::lmp_base + depth * depth) * (improving ? tune::lmp_improving : tune::lmp_not_improving) /
-                            100;
+            const bool late_move = depth <= tune::lmp_max_depth &&
+                                   moves > (tune::lmp_base + depth * depth) *
+                                               (improving ? tune::lmp_improving : tune::lmp_not_improving) / 100;
             if (gives_check) {
                 // A check is pruned only when it comes late among the quiet moves, or
                 // loses material by as much as a capture would need to, and never when it
                 // mates: counting the replies costs far less than the search it saves,
                 // and a mate in one must not be missed at any depth.
-                const bool prunable =
-                    (quiet && late_move) ||
-                    (depth <= tune::see_noisy_depth && !see_ge(pos, m, -tune::see_noisy_margin * depth));
+                const bool prunable = (quiet && late_move) || (depth <= tune::see_noisy_depth &&
+                                                               !see_ge(pos, m, -tune::see_noisy_margin * depth));
                 if (prunable && has_legal_move(pos.apply(m))) continue;
             } else if (quiet) {
                 // Late move pruning: at low depth, late quiet moves rarely matter.
@@ -587,8 +581,8 @@ Score Worker::negamax(const Position& pos, Score alpha, Score beta, int depth, i
         if (stopping()) return 0;
 
         if (root) {
-            RootMove& rm = *std::find_if(root_moves_.begin(), root_moves_.end(),
-                                         [m](const RootMove& r) { return r.move == m; });
+            RootMove& rm =
+                *std::find_if(root_moves_.begin(), root_moves_.end(), [m](const RootMove& r) { return r.move == m; });
             rm.nodes += nodes() - nodes_before;
             if (moves == 1 || score > alpha) {
                 rm.score = score;
@@ -777,4 +771,4 @@ Score Worker::quiescence(const Position& pos, Score alpha, Score beta, int ply) 
 template Score Worker::negamax<true>(const Position&, Score, Score, int, int, bool);
 template Score Worker::negamax<false>(const Position&, Score, Score, int, int, bool);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -120,9 +120,9 @@ private:
         Move excluded;  // the move a singular-extension search leaves out
         ContinuationIndex continuation = NoContinuation;
         bool null_move = false;
-        bool quiet_move = false;  // the move made here was quiet
-        Bitboard threats = 0;     // the squares the opponent attacked here (Threats::any), for that move's history
-        bool tt_pv = false;  // the node is or was on a principal variation
+        bool quiet_move = false;    // the move made here was quiet
+        Bitboard threats = 0;       // the squares the opponent attacked here (Threats::any), for that move's history
+        bool tt_pv = false;         // the node is or was on a principal variation
         int double_extensions = 0;  // on the path to this node
         int reduction = 0;          // the late-move reduction of the move being searched from here
     };
@@ -206,4 +206,4 @@ private:
     int pv_length_[MaxPly + 1] = {};
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

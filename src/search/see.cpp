@@ -8,7 +8,7 @@ namespace {
 
 int value(PieceType t) { return t == King ? 20000 : eval::PieceValue[t]; }  // the king: never capturable
 
-} // namespace
+}  // namespace
 
 bool see_ge(const Position& pos, Move m, int threshold) {
     if (m.kind() == Move::Castling) return threshold <= 0;
@@ -16,8 +16,9 @@ bool see_ge(const Position& pos, Move m, int threshold) {
     const Color us = pos.side_to_move();
 
     // What the first capture gains, and what then stands on the square to be lost.
-    int gain = m.kind() == Move::EnPassant ? value(Pawn)
-                                           : pos.piece_on(to) == NoPiece ? 0 : value(type_of(pos.piece_on(to)));
+    int gain = m.kind() == Move::EnPassant   ? value(Pawn)
+               : pos.piece_on(to) == NoPiece ? 0
+                                             : value(type_of(pos.piece_on(to)));
     PieceType on_square = type_of(pos.piece_on(from));
     if (m.kind() == Move::Promotion) {
         gain += value(m.promotion()) - value(Pawn);
@@ -60,4 +61,4 @@ bool see_ge(const Position& pos, Move m, int threshold) {
     return side != us;
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

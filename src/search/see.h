@@ -10,4 +10,4 @@ namespace arbiter::search {
 // Whether the exchange started by `m` wins at least `threshold` centipawns.
 bool see_ge(const Position& pos, Move m, int threshold);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -46,7 +46,7 @@ constexpr std::array<Anchor, 6> Anchors{{
     {3000, Unbounded, 1, 0, 0},
 }};
 
-} // namespace
+}  // namespace
 
 StrengthLevel strength_level(int elo) {
     elo = std::clamp(elo, MinLimitedElo, MaxLimitedElo);
@@ -84,4 +84,4 @@ size_t choose_line(std::span<const Score> scores, const StrengthLevel& level, do
     return 0;
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -40,4 +40,4 @@ StrengthLevel strength_level(int elo);
 // line has loses that much.
 size_t choose_line(std::span<const Score> scores, const StrengthLevel& level, double uniform);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -34,4 +34,4 @@ inline Threats threats_against_side_to_move(const Position& pos) {
     return t;
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -25,7 +25,7 @@ struct TimeBudget {
 
 // What the completed iterations say about how settled the search is.
 struct IterationSignals {
-    int best_move_stability = 0;          // iterations in a row that ended with the same best move
+    int best_move_stability = 0;           // iterations in a row that ended with the same best move
     double best_move_node_fraction = 0.5;  // share of the root's nodes spent under the best move
     int score_drop = 0;                    // cp the best score fell since the last iteration (< 0: rose)
 };
@@ -44,4 +44,4 @@ int64_t sudden_death_horizon(int game_ply, int share_base, int share_growth);
 // reserved on every move. `game_ply` as above.
 TimeBudget plan_time(const SearchLimits& limits, Color us, int64_t overhead_ms, int game_ply = 0);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

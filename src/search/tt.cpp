@@ -9,9 +9,8 @@ namespace {
 
 // data word: move (16) | score (16) | eval (16) | depth (8) | generation (5) | pv (1) | bound (2)
 uint64_t pack(Move move, Score score, Score eval, int depth, uint8_t generation, bool pv, Bound bound) {
-    return uint64_t(move.raw()) | uint64_t(uint16_t(int16_t(score))) << 16 |
-           uint64_t(uint16_t(int16_t(eval))) << 32 | uint64_t(uint8_t(depth)) << 48 |
-           uint64_t((generation << 3) | (uint8_t(pv) << 2) | uint8_t(bound)) << 56;
+    return uint64_t(move.raw()) | uint64_t(uint16_t(int16_t(score))) << 16 | uint64_t(uint16_t(int16_t(eval))) << 32 |
+           uint64_t(uint8_t(depth)) << 48 | uint64_t((generation << 3) | (uint8_t(pv) << 2) | uint8_t(bound)) << 56;
 }
 
 struct Unpacked {
@@ -24,11 +23,11 @@ struct Unpacked {
 };
 
 Unpacked unpack(uint64_t data) {
-    return {uint16_t(data), Score(int16_t(data >> 16)), Score(int16_t(data >> 32)), int(uint8_t(data >> 48)),
-            uint8_t(data >> 59), bool((data >> 58) & 1), Bound((data >> 56) & 3)};
+    return {uint16_t(data),      Score(int16_t(data >> 16)), Score(int16_t(data >> 32)), int(uint8_t(data >> 48)),
+            uint8_t(data >> 59), bool((data >> 58) & 1),     Bound((data >> 56) & 3)};
 }
 
-} // namespace
+}  // namespace
 
 TranspositionTable::TranspositionTable() { resize(16); }
 
@@ -70,8 +69,8 @@ bool TranspositionTable::probe(zobrist::Key key, int ply, TTData& out) const {
     return false;
 }
 
-void TranspositionTable::store(zobrist::Key key, int ply, Move move, Score score, Score eval, int depth,
-                               Bound bound, bool pv) {
+void TranspositionTable::store(zobrist::Key key, int ply, Move move, Score score, Score eval, int depth, Bound bound,
+                               bool pv) {
     Cluster& cluster = clusters_[index(key)];
     // Replace the entry of the same key, else the least valuable: shallow and old.
     Entry* target = &cluster.entries[0];
@@ -111,4 +110,4 @@ int TranspositionTable::hashfull() const {
     return int(used * 1000 / (sample * ClusterSize));
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

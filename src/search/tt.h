@@ -82,4 +82,4 @@ private:
     uint8_t generation_ = 0;
 };
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -13,4 +13,4 @@ std::span<const TunableInfo> tunables() {
     return list;
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

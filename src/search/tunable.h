@@ -20,7 +20,7 @@ constexpr bool TuningBuild = false;
 #endif
 
 namespace tune {
-#define ARBITER_CHECK_RANGE(name, value, min, max, step)                                    \
+#define ARBITER_CHECK_RANGE(name, value, min, max, step) \
     static_assert((min) <= (value) && (value) <= (max) && (step) > 0, "tunable " #name " out of range");
 ARBITER_SEARCH_TUNABLES(ARBITER_CHECK_RANGE)
 #undef ARBITER_CHECK_RANGE
@@ -32,7 +32,7 @@ ARBITER_SEARCH_TUNABLES(ARBITER_CHECK_RANGE)
 #endif
 ARBITER_SEARCH_TUNABLES(ARBITER_DECLARE_TUNABLE)
 #undef ARBITER_DECLARE_TUNABLE
-} // namespace tune
+}  // namespace tune
 
 struct TunableInfo {
     std::string_view name;
@@ -43,4 +43,4 @@ struct TunableInfo {
 // Every tunable of search/tunables.h, in declaration order.
 std::span<const TunableInfo> tunables();
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -36,7 +36,7 @@ std::optional<Wdl> tablebase_wdl(const syzygy::Tablebases& tables, const Positio
     return std::nullopt;
 }
 
-} // namespace
+}  // namespace
 
 int wdl_material(const Position& pos) {
     return popcount(pos.pieces(Pawn)) + 3 * popcount(pos.pieces(Knight) | pos.pieces(Bishop)) +
@@ -78,4 +78,4 @@ Wdl line_wdl(const Game& root, Score score, Move first, const syzygy::Tablebases
     return wdl_of(score, wdl_material(root.position()));
 }
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

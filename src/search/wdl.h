@@ -74,4 +74,4 @@ std::optional<Wdl> proven_wdl(const Game& game, const syzygy::Tablebases& tables
 // model of `score` with the root's material.
 Wdl line_wdl(const Game& root, Score score, Move first, const syzygy::Tablebases& tables, bool fifty_move_rule);
 
-} // namespace arbiter::search
+}  // namespace arbiter::search

@@ -60,4 +60,4 @@ private:
     bool failed_ = false;
 };
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -148,4 +148,4 @@ static_assert(Tables.leader_sets[1][0] == 6, "one leading pawn: six ranks of its
 static_assert(Tables.pawn_order[8] == 47 && Tables.pawn_order[15] == 46 && Tables.pawn_order[16] == 45);
 static_assert(Tables.choose[2][5] == 10);
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

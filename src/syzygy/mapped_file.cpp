@@ -51,4 +51,4 @@ void MappedFile::unmap() {
     mapped_by_us_ = false;
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -35,4 +35,4 @@ private:
     bool mapped_by_us_ = false;  // map() made the mapping; view() bytes are the caller's
 };
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

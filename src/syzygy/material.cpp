@@ -44,4 +44,4 @@ std::optional<Material> parse_table_name(std::string_view name) {
     return m;
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -35,4 +35,4 @@ inline uint64_t material_key(const Position& pos) {
     return key;
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

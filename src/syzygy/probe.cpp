@@ -175,7 +175,7 @@ bool within_tables(const Tablebases& tables, const Position& pos) {
     return !tables.empty() && pos.castling_rights() == 0 && popcount(pos.occupied()) <= tables.max_pieces();
 }
 
-} // namespace
+}  // namespace
 
 std::optional<Wdl> probe_wdl(const Tablebases& tables, const Position& pos) {
     if (!within_tables(tables, pos)) return std::nullopt;
@@ -202,4 +202,4 @@ const char* wdl_token(Wdl wdl) {
     return "?";
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -37,4 +37,4 @@ std::optional<int> probe_dtz(const Tablebases& tables, const Position& pos);
 // The token `d` prints: win, cursed-win, draw, blessed-loss, loss.
 const char* wdl_token(Wdl wdl);
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -72,7 +72,7 @@ int rank_of(const MoveOutcome& outcome, int counter, bool repeated) {
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<std::vector<int>> rank_root_moves(const Tablebases& tables, const Game& game,
                                                 std::span<const Move> moves) {
@@ -124,4 +124,4 @@ std::optional<std::vector<int>> rank_root_moves_by_wdl(const Tablebases& tables,
     return ranks;
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -51,4 +51,4 @@ std::optional<std::vector<int>> rank_root_moves(const Tablebases& tables, const 
 std::optional<std::vector<int>> rank_root_moves_by_wdl(const Tablebases& tables, const Game& game,
                                                        std::span<const Move> moves, bool fifty_move_rule);
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -5,16 +5,22 @@
 namespace arbiter::syzygy {
 
 Table::Table(TableType type, std::string path, const Material& material)
-    : type_(type), path_(std::move(path)), material_(material), key_(material.key()), mirrored_key_(material.mirrored().key()),
-      piece_count_(material.total()), has_pawns_(material.pawns(White) + material.pawns(Black) > 0),
-      both_sides_pawns_(material.pawns(White) > 0 && material.pawns(Black) > 0), has_unique_pieces_(false) {
+        : type_(type),
+          path_(std::move(path)),
+          material_(material),
+          key_(material.key()),
+          mirrored_key_(material.mirrored().key()),
+          piece_count_(material.total()),
+          has_pawns_(material.pawns(White) + material.pawns(Black) > 0),
+          both_sides_pawns_(material.pawns(White) > 0 && material.pawns(Black) > 0),
+          has_unique_pieces_(false) {
     for (int c = 0; c < 2; ++c)
         for (int t = Pawn; t <= Queen; ++t)
             if (material.count[c][t] == 1) has_unique_pieces_ = true;
 }
 
 Table::Table(TableType type, std::string name, const Material& material, std::span<const uint8_t> bytes)
-    : Table(type, std::move(name), material) {
+        : Table(type, std::move(name), material) {
     in_memory_ = true;
     memory_ = bytes;
 }
@@ -180,4 +186,4 @@ std::string Table::parse() const {
     return {};
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

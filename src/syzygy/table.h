@@ -120,4 +120,4 @@ private:
     mutable SubTable subtables_[2][4];
 };
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -67,7 +67,7 @@ uint64_t leading_pawns_index(const int* sq, int count) {
     return index;
 }
 
-} // namespace
+}  // namespace
 
 bool Table::compute_index(const IndexLayout& layout, int* sq, int leading_pawns, uint64_t& index) const {
     // Symmetry: the first piece goes to files a-d; without pawns also to ranks
@@ -193,4 +193,4 @@ TableValue Table::probe(const Position& pos, int wdl) const {
     return {TableValue::Ok, value + 1};
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -41,7 +41,7 @@ std::string check_file(const fs::path& path, TableType type) {
     return {};
 }
 
-} // namespace
+}  // namespace
 
 void Tablebases::clear() {
     by_key_.clear();
@@ -130,4 +130,4 @@ LoadReport Tablebases::load(std::string_view paths) {
     return report;
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

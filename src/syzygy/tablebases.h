@@ -57,4 +57,4 @@ private:
     int max_pieces_ = 0;
 };
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

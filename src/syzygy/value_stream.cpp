@@ -29,7 +29,7 @@ private:
     int real_ = 64;
 };
 
-} // namespace
+}  // namespace
 
 bool ValueStream::read_description(ByteReader& in, uint64_t count) {
     flags_ = in.u8();
@@ -179,4 +179,4 @@ int ValueStream::value_at(uint64_t index) const {
     return first_half(symbol);
 }
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

@@ -32,13 +32,13 @@
 namespace arbiter::syzygy {
 
 namespace flag {
-constexpr uint8_t SideToMove = 1;   // DTZ: the side to move this table stores
-constexpr uint8_t Mapped = 2;       // DTZ: values go through a map
-constexpr uint8_t WinPlies = 4;     // DTZ: wins counted in plies, not moves
-constexpr uint8_t LossPlies = 8;    // DTZ: losses counted in plies
-constexpr uint8_t WideMap = 16;     // DTZ: the map holds 16-bit values
+constexpr uint8_t SideToMove = 1;  // DTZ: the side to move this table stores
+constexpr uint8_t Mapped = 2;      // DTZ: values go through a map
+constexpr uint8_t WinPlies = 4;    // DTZ: wins counted in plies, not moves
+constexpr uint8_t LossPlies = 8;   // DTZ: losses counted in plies
+constexpr uint8_t WideMap = 16;    // DTZ: the map holds 16-bit values
 constexpr uint8_t SingleValue = 128;
-} // namespace flag
+}  // namespace flag
 
 class ValueStream {
 public:
@@ -100,4 +100,4 @@ private:
     const uint8_t* blocks_ = nullptr;
 };
 
-} // namespace arbiter::syzygy
+}  // namespace arbiter::syzygy

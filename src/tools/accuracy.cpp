@@ -27,7 +27,7 @@ double standard_deviation(std::span<const double> values) {
 
 Color mover_of(size_t ply, Color first_mover) { return ply % 2 == 0 ? first_mover : ~first_mover; }
 
-} // namespace
+}  // namespace
 
 double win_percent(int centipawns) {
     const int e = std::clamp(centipawns, -CentipawnCeiling, CentipawnCeiling);
@@ -44,7 +44,8 @@ std::vector<double> move_accuracies(std::span<const int> white_centipawns, Color
     std::vector<double> out;
     for (size_t i = 0; i + 1 < white_centipawns.size(); ++i) {
         const int sign = mover_of(i, first_mover) == White ? 1 : -1;
-        out.push_back(move_accuracy(win_percent(sign * white_centipawns[i]), win_percent(sign * white_centipawns[i + 1])));
+        out.push_back(
+            move_accuracy(win_percent(sign * white_centipawns[i]), win_percent(sign * white_centipawns[i + 1])));
     }
     return out;
 }
@@ -64,8 +65,8 @@ GameAccuracy game_accuracy(std::span<const int> white_centipawns, Color first_mo
     for (size_t i = 0; i < plies; ++i) {
         // The window ending at the position after the move, kept inside the game.
         const size_t first = i + 2 >= window ? i + 2 - window : 0;
-        const double weight = std::clamp(
-            standard_deviation(std::span(white_win).subspan(first, window)), MinWeight, MaxWeight);
+        const double weight =
+            std::clamp(standard_deviation(std::span(white_win).subspan(first, window)), MinWeight, MaxWeight);
         const Color side = mover_of(i, first_mover);
         weighted[side] += accuracy[i] * weight;
         weights[side] += weight;
@@ -82,4 +83,4 @@ GameAccuracy game_accuracy(std::span<const int> white_centipawns, Color first_mo
     return result;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -56,4 +56,4 @@ GameAccuracy game_accuracy(std::span<const int> white_centipawns, Color first_mo
 // mover's point of view, as game_accuracy uses them.
 std::vector<double> move_accuracies(std::span<const int> white_centipawns, Color first_mover);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

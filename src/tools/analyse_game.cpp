@@ -58,7 +58,10 @@ constexpr size_t VariationPlies = 8;
 enum class Judgement { None, Inaccuracy, Mistake, Blunder };
 
 constexpr std::string_view judgement_name(Judgement j) {
-    return j == Judgement::Blunder ? "Blunder" : j == Judgement::Mistake ? "Mistake" : j == Judgement::Inaccuracy ? "Inaccuracy" : "";
+    return j == Judgement::Blunder      ? "Blunder"
+           : j == Judgement::Mistake    ? "Mistake"
+           : j == Judgement::Inaccuracy ? "Inaccuracy"
+                                        : "";
 }
 constexpr int judgement_nag(Judgement j) {
     return j == Judgement::Blunder ? 4 : j == Judgement::Mistake ? 2 : j == Judgement::Inaccuracy ? 6 : 0;
@@ -67,17 +70,17 @@ constexpr int judgement_nag(Judgement j) {
 // One searched position.
 struct Evaluation {
     bool searched = false;
-    bool checkmate = false;    // no search: the side to move is mated
-    search::Score white = 0;   // White's point of view
-    search::Wdl wdl;           // White's point of view
-    std::vector<Move> pv;      // pv[0] is the engine's move (empty when there is none)
+    bool checkmate = false;   // no search: the side to move is mated
+    search::Score white = 0;  // White's point of view
+    search::Wdl wdl;          // White's point of view
+    std::vector<Move> pv;     // pv[0] is the engine's move (empty when there is none)
     int depth = 0;
     uint64_t nodes = 0;
 };
 
 struct MoveReview {
     bool judged = false;
-    double loss = 0;  // expected score lost by the mover, 0 to 1
+    double loss = 0;        // expected score lost by the mover, 0 to 1
     double accuracy = 100;  // lichess's, 0 to 100
     int cp_loss = 0;
     Judgement judgement = Judgement::None;
@@ -135,18 +138,18 @@ MoveReview review_move(const Position& before, Move played, const Evaluation& at
     r.loss = std::max(0.0, expected_for(at, mover) - expected_for(after, mover));
     const int sign = mover == White ? 1 : -1;
     r.cp_loss = std::max(0, sign * (clamped_centipawns(at.white) - clamped_centipawns(after.white)));
-    r.judgement = r.loss >= BlunderLoss ? Judgement::Blunder
-                : r.loss >= MistakeLoss  ? Judgement::Mistake
-                : r.loss >= InaccuracyLoss ? Judgement::Inaccuracy
-                                           : Judgement::None;
+    r.judgement = r.loss >= BlunderLoss      ? Judgement::Blunder
+                  : r.loss >= MistakeLoss    ? Judgement::Mistake
+                  : r.loss >= InaccuracyLoss ? Judgement::Inaccuracy
+                                             : Judgement::None;
     return r;
 }
 
 class GameAnalyser {
 public:
     GameAnalyser(const Options& options, search::Engine& engine) : options_(options), engine_(engine) {
-        engine_.set_listener({[this](const std::vector<search::SearchInfo>& lines) { last_ = lines.front(); }, nullptr,
-                              nullptr});
+        engine_.set_listener(
+            {[this](const std::vector<search::SearchInfo>& lines) { last_ = lines.front(); }, nullptr, nullptr});
     }
 
     // The positions (by ply) a review of `game` searches.
@@ -192,9 +195,9 @@ private:
             e.nodes = engine_.last_search_nodes();
         }
         // White's point of view, as `white`; certain where the game or the tables decide.
-        const search::Wdl wdl = search::line_wdl(game, white_score(e.white, pos.side_to_move()),
-                                                 e.pv.empty() ? Move() : e.pv.front(), engine_.tablebases(),
-                                                 engine_.tb_fifty_move_rule());
+        const search::Wdl wdl =
+            search::line_wdl(game, white_score(e.white, pos.side_to_move()), e.pv.empty() ? Move() : e.pv.front(),
+                             engine_.tablebases(), engine_.tb_fifty_move_rule());
         e.wdl = pos.side_to_move() == White ? wdl : wdl.flipped();
         return e;
     }
@@ -266,14 +269,14 @@ std::string summary_json(const PgnGame& game, const SideSummary summary[2], cons
     for (Color c : {White, Black}) {
         if (!options.side[c]) continue;
         const SideSummary& s = summary[c];
-        sides += fmt::format("{}\"{}\":{{\"accuracy\":{:.1f},\"acpl\":{:.1f},\"moves\":{},\"inaccuracies\":{},"
-                             "\"mistakes\":{},\"blunders\":{}}}",
-                             sides.empty() ? "" : ",", c == White ? "white" : "black", s.accuracy, s.acpl(), s.moves,
-                             s.counts[int(Judgement::Inaccuracy)], s.counts[int(Judgement::Mistake)],
-                             s.counts[int(Judgement::Blunder)]);
+        sides += fmt::format(
+            "{}\"{}\":{{\"accuracy\":{:.1f},\"acpl\":{:.1f},\"moves\":{},\"inaccuracies\":{},"
+            "\"mistakes\":{},\"blunders\":{}}}",
+            sides.empty() ? "" : ",", c == White ? "white" : "black", s.accuracy, s.acpl(), s.moves,
+            s.counts[int(Judgement::Inaccuracy)], s.counts[int(Judgement::Mistake)], s.counts[int(Judgement::Blunder)]);
     }
-    return fmt::format("{{\"game\":{},\"summary\":{{{}}},\"white\":{},\"black\":{},\"result\":{}}}", game.number,
-                       sides, json_string(game.tag("White").value_or("?")), json_string(game.tag("Black").value_or("?")),
+    return fmt::format("{{\"game\":{},\"summary\":{{{}}},\"white\":{},\"black\":{},\"result\":{}}}", game.number, sides,
+                       json_string(game.tag("White").value_or("?")), json_string(game.tag("Black").value_or("?")),
                        json_string(game.result));
 }
 
@@ -304,8 +307,8 @@ void write_json(std::ostream& out, const PgnGame& game, const std::vector<Evalua
                 game.number, ply, pos.fullmove_number(), pos.side_to_move() == White ? "white" : "black",
                 json_string(pos.fen()), e.checkmate ? "null" : json_string(format_score(e.white)),
                 cp ? std::to_string(e.white) : "null", mate ? std::to_string(white_mate_moves(e.white)) : "null",
-                e.checkmate ? "true" : "false", e.wdl.win, e.wdl.draw, e.wdl.loss,
-                e.depth, e.nodes, e.pv.empty() ? "null" : json_string(to_san(pos, e.pv[0])),
+                e.checkmate ? "true" : "false", e.wdl.win, e.wdl.draw, e.wdl.loss, e.depth, e.nodes,
+                e.pv.empty() ? "null" : json_string(to_san(pos, e.pv[0])),
                 e.pv.empty() ? "null" : json_string(to_uci(e.pv[0], pos.chess960())), pv);
             if (ply < game.moves.size()) {
                 const Move played = game.moves[ply].move;
@@ -313,8 +316,8 @@ void write_json(std::ostream& out, const PgnGame& game, const std::vector<Evalua
                 text += fmt::format(",\"played\":{},\"played_uci\":{}", json_string(to_san(pos, played)),
                                     json_string(to_uci(played, pos.chess960())));
                 if (r.judged)
-                    text += fmt::format(",\"loss\":{:.4f},\"accuracy\":{:.1f},\"cp_loss\":{},\"judgement\":{}",
-                                        r.loss, r.accuracy, r.cp_loss,
+                    text += fmt::format(",\"loss\":{:.4f},\"accuracy\":{:.1f},\"cp_loss\":{},\"judgement\":{}", r.loss,
+                                        r.accuracy, r.cp_loss,
                                         r.judgement == Judgement::None
                                             ? "null"
                                             : json_string(fmt::format("{}", judgement_name(r.judgement))));
@@ -350,18 +353,22 @@ GameReview html_review(const PgnGame& annotated, const std::vector<Evaluation>& 
     Position pos = annotated.start;
     for (size_t i = 0; i < reviews.size(); ++i) {
         const MoveReview& m = reviews[i];
-        const Mark mark = m.judgement == Judgement::Blunder    ? Mark::Blunder
-                        : m.judgement == Judgement::Mistake    ? Mark::Mistake
-                        : m.judgement == Judgement::Inaccuracy ? Mark::Inaccuracy
-                                                               : Mark::None;
+        const Mark mark = m.judgement == Judgement::Blunder      ? Mark::Blunder
+                          : m.judgement == Judgement::Mistake    ? Mark::Mistake
+                          : m.judgement == Judgement::Inaccuracy ? Mark::Inaccuracy
+                                                                 : Mark::None;
         r.moves.push_back({mark, evals[i].pv.empty() ? Move() : evals[i].pv.front(),
                            options.side[pos.side_to_move()] ? std::optional<double>(m.accuracy) : std::nullopt});
         pos = pos.apply(annotated.moves[i].move);
     }
     for (Color c : {White, Black}) {
         const SideSummary& s = summary[c];
-        r.sides[c] = {options.side[c], s.accuracy, s.acpl(), s.counts[int(Judgement::Inaccuracy)],
-                      s.counts[int(Judgement::Mistake)], s.counts[int(Judgement::Blunder)]};
+        r.sides[c] = {options.side[c],
+                      s.accuracy,
+                      s.acpl(),
+                      s.counts[int(Judgement::Inaccuracy)],
+                      s.counts[int(Judgement::Mistake)],
+                      s.counts[int(Judgement::Blunder)]};
     }
     return r;
 }
@@ -413,30 +420,31 @@ bool plot(const PgnGame& game, const std::vector<Evaluation>& evals, const std::
             const bool white = pos.side_to_move() == White;
             pos = pos.apply(game.moves[i].move);
             if (!e.searched) continue;
-            points += fmt::format("{}{{\"ply\":{},\"number\":{},\"white\":{},\"move\":{},\"cp\":{},\"mate\":{},\"expected\":{:.4f},\"judgement\":{}}}",
-                                  points.empty() ? "" : ",", i + 1, number, white ? "true" : "false",
-                                  json_string(label), clamped_centipawns(e.white),
-                                  search::is_mate(e.white) ? std::to_string(white_mate_moves(e.white)) : "null",
-                                  e.wdl.expected_score(),
-                                  reviews[i].judgement == Judgement::None
-                                      ? "null"
-                                      : json_string(fmt::format("{}", judgement_name(reviews[i].judgement))));
+            points += fmt::format(
+                "{}{{\"ply\":{},\"number\":{},\"white\":{},\"move\":{},\"cp\":{},\"mate\":{},\"expected\":{:.4f},"
+                "\"judgement\":{}}}",
+                points.empty() ? "" : ",", i + 1, number, white ? "true" : "false", json_string(label),
+                clamped_centipawns(e.white),
+                search::is_mate(e.white) ? std::to_string(white_mate_moves(e.white)) : "null", e.wdl.expected_score(),
+                reviews[i].judgement == Judgement::None
+                    ? "null"
+                    : json_string(fmt::format("{}", judgement_name(reviews[i].judgement))));
         }
-        f << fmt::format("{{\"white\":{},\"black\":{},\"result\":{},\"event\":{},\"white_accuracy\":{},"
-                         "\"black_accuracy\":{},\"limit\":{},\"start_number\":{},\"start_expected\":{},"
-                         "\"start_cp\":{},\"points\":[{}]}}\n",
-                         json_string(game.tag("White").value_or("White")), json_string(game.tag("Black").value_or("Black")),
-                         json_string(game.result), json_string(game.tag("Event").value_or("")),
-                         options.side[White] ? fmt::format("{:.1f}", summary[White].accuracy) : "null",
-                         options.side[Black] ? fmt::format("{:.1f}", summary[Black].accuracy) : "null",
-                         json_string(describe_limit(options.search.limits)), game.start.fullmove_number(),
-                         evals[0].searched ? fmt::format("{:.4f}", evals[0].wdl.expected_score()) : "null",
-                         evals[0].searched ? clamped_centipawns(evals[0].white) : 0, points);
+        f << fmt::format(
+            "{{\"white\":{},\"black\":{},\"result\":{},\"event\":{},\"white_accuracy\":{},"
+            "\"black_accuracy\":{},\"limit\":{},\"start_number\":{},\"start_expected\":{},"
+            "\"start_cp\":{},\"points\":[{}]}}\n",
+            json_string(game.tag("White").value_or("White")), json_string(game.tag("Black").value_or("Black")),
+            json_string(game.result), json_string(game.tag("Event").value_or("")),
+            options.side[White] ? fmt::format("{:.1f}", summary[White].accuracy) : "null",
+            options.side[Black] ? fmt::format("{:.1f}", summary[Black].accuracy) : "null",
+            json_string(describe_limit(options.search.limits)), game.start.fullmove_number(),
+            evals[0].searched ? fmt::format("{:.4f}", evals[0].wdl.expected_score()) : "null",
+            evals[0].searched ? clamped_centipawns(evals[0].white) : 0, points);
     }
     const char* python = std::getenv("ARBITER_PYTHON");
     const std::string command = fmt::format("{} {} {} {} 1>&2", quote_shell(python ? python : "python3"),
-                                            quote_shell(script.string()),
-                                            quote_shell(data.string()), quote_shell(png));
+                                            quote_shell(script.string()), quote_shell(data.string()), quote_shell(png));
     const int status = std::system(command.c_str());
     std::filesystem::remove(data);
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -459,7 +467,7 @@ std::string plot_name(const std::string& path, int game_number, bool several) {
     return (p.parent_path() / fmt::format("{}-{}{}", p.stem().string(), game_number, ext)).string();
 }
 
-} // namespace
+}  // namespace
 
 int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     Options options;
@@ -528,7 +536,8 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     }
 
     search::Engine engine;
-    if (const std::optional<std::string> problem = configure_engine(engine, options.search, err)) return fail(err, *problem);
+    if (const std::optional<std::string> problem = configure_engine(engine, options.search, err))
+        return fail(err, *problem);
     GameAnalyser analyser(options, engine);
     size_t total = 0;
     for (const PgnGame& g : games)
@@ -579,8 +588,8 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
             err.flush();
         }
         if (!options.html_path.empty()) html_games.push_back(html_review(annotated, evals, reviews, summary, options));
-        if (!options.plot_path.empty() &&
-            !plot(game, evals, reviews, summary, options, plot_name(options.plot_path, game.number, games.size() > 1), err))
+        if (!options.plot_path.empty() && !plot(game, evals, reviews, summary, options,
+                                                plot_name(options.plot_path, game.number, games.size() > 1), err))
             status = 1;
     }
     progress.finish();
@@ -592,4 +601,4 @@ int analyse_game_main(const Args& args, std::ostream& out, std::ostream& err) {
     return status;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -52,7 +52,7 @@ std::string info_line(const search::Engine& engine, const search::SearchInfo& in
     return text;
 }
 
-} // namespace
+}  // namespace
 
 int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err) {
     SearchOptions options;
@@ -119,8 +119,7 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
         nullptr,
         [&](Move best_move, Move) { best = best_move; },
     });
-    if (options.limits.infinite)
-        err << "Searching until a line is entered or standard input ends.\n" << std::flush;
+    if (options.limits.infinite) err << "Searching until a line is entered or standard input ends.\n" << std::flush;
     engine.go(options.limits);
     if (options.limits.infinite) {
         std::string line;
@@ -128,8 +127,8 @@ int analyse_position_main(const Args& args, std::ostream& out, std::ostream& err
         engine.stop();
     }
     engine.wait();
-    if (!best.is_null()) out << fmt::format("Best move: {} ({})\n", san_line(root, std::span(&best, 1)),
-                                            to_uci(best, root.chess960()));
+    if (!best.is_null())
+        out << fmt::format("Best move: {} ({})\n", san_line(root, std::span(&best, 1)), to_uci(best, root.chess960()));
     out.flush();
     return 0;
 }
@@ -140,4 +139,4 @@ int analyse_main(const Args& args, std::ostream& out, std::ostream& err) {
     return analyse_position_main(args, out, err);
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -26,4 +26,4 @@ int bench_main(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -24,7 +24,7 @@ constexpr int64_t MaxMovetimeMs = int64_t(365) * 24 * 60 * 60 * 1000;
 // The most --nodes: a trillion, days of searching on any machine.
 constexpr uint64_t MaxNodes = 1'000'000'000'000;
 
-} // namespace
+}  // namespace
 
 std::optional<std::string_view> ArgReader::value() {
     if (done() || is_flag(args_[i_])) return std::nullopt;
@@ -78,8 +78,7 @@ bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& opt
     else if (flag == "--syzygy") {
         if (const std::optional<std::string_view> path = args.value()) options.syzygy = std::string(*path);
         else error = "--syzygy needs a folder (several separated by ':')";
-    }
-    else if (flag == "--multipv" && multipv) args.number(flag, 1, 256, options.multipv, error);
+    } else if (flag == "--multipv" && multipv) args.number(flag, 1, 256, options.multipv, error);
     else return false;
     return true;
 }
@@ -137,4 +136,4 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
     return text.str();
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

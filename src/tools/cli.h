@@ -56,8 +56,7 @@ int usage_error(std::ostream& err, std::string_view tool, std::string_view messa
 // If `flag` is one of --depth, --movetime, --nodes, --infinite, --threads, --hash,
 // --syzygy (--multipv too when `multipv` is set), reads its value into `options` and returns
 // true; a bad value sets `error`. Returns false for any other flag.
-bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& options, bool multipv,
-                      std::string& error);
+bool read_search_flag(ArgReader& args, std::string_view flag, SearchOptions& options, bool multipv, std::string& error);
 
 // Applies the hash size, threads and tablebases of `options` to `engine`; the
 // reason on failure (no memory, a tablebase folder that cannot be used). A file
@@ -80,4 +79,4 @@ std::string system_error_text(int error);
 // The file's bytes, or nullopt with `error` set (saying why: no such file, no permission).
 std::optional<std::string> read_file(const std::string& path, std::string& error);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

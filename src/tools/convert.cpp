@@ -23,19 +23,21 @@ bool is_pgn_file(std::string_view path) {
     return ext == ".pgn";
 }
 
-} // namespace
+}  // namespace
 
 int convert_main(const Args& args, std::ostream&, std::ostream& err) {
     const bool pgn = !args.empty() && is_pgn_file(args[0]);
     if (pgn) {
         const bool player = args.size() == 4 && args[2] == "--player";
         if (args.size() != 2 && !player)
-            return usage_error(err, "convert", "expected an input .pgn file, an output .abin file and optionally --player NAME");
+            return usage_error(err, "convert",
+                               "expected an input .pgn file, an output .abin file and optionally --player NAME");
         return run_convert_pgn(std::string(args[0]), std::string(args[1]), player ? std::string(args[3]) : "", err);
     }
     if (args.size() < 2)
-        return usage_error(err, "convert", "expected one or more input .agame or .apack files and an output .abin file");
+        return usage_error(err, "convert",
+                           "expected one or more input .agame or .apack files and an output .abin file");
     return run_convert_pool({args.begin(), args.end() - 1}, std::string(args.back()), err);
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -65,14 +65,15 @@ std::optional<int> rules_result(const Game& game) {
     return std::nullopt;
 }
 
-} // namespace
+}  // namespace
 
 Position dfrc_start(int number) {
     // Chess960 FENs: "<black rank>/pppppppp/8/8/8/8/PPPPPPPP/<white rank> w <WHITE><black> - 0 1".
     const std::string white = chess960_start_fen(number / 960), black = chess960_start_fen(number % 960);
     const auto rights = [](const std::string& fen) { return fen.substr(fen.find(" w ") + 3, 4); };
-    const std::string fen = black.substr(0, black.find('/')) + white.substr(white.find('/'), white.find(' ') - white.find('/')) +
-                            " w " + rights(white).substr(0, 2) + rights(black).substr(2, 2) + " - 0 1";
+    const std::string fen = black.substr(0, black.find('/')) +
+                            white.substr(white.find('/'), white.find(' ') - white.find('/')) + " w " +
+                            rights(white).substr(0, 2) + rights(black).substr(2, 2) + " - 0 1";
     return *Position::from_fen(fen, true).position;
 }
 
@@ -165,7 +166,9 @@ GameRecords SelfPlayer::play(uint64_t index, const std::atomic<bool>* abort) {
         if (!pos.in_check() && !pos.is_noisy(move) && !is_mate(score))
             out.records.push_back(encode_record(pos, white_score, TrainingResult::Draw, chess960));
 
-        const int sign = white_score >= config_.win_adjudication_cp ? 1 : white_score <= -config_.win_adjudication_cp ? -1 : 0;
+        const int sign = white_score >= config_.win_adjudication_cp    ? 1
+                         : white_score <= -config_.win_adjudication_cp ? -1
+                                                                       : 0;
         win_streak = sign != 0 && sign == win_sign ? win_streak + 1 : sign != 0 ? 1 : 0;
         win_sign = sign;
         if (win_streak >= config_.win_adjudication_plies) {
@@ -205,8 +208,7 @@ std::string parse_datagen_args(const Args& args, DatagenConfig& config) {
             else if (format == "agame") config.format = DataFormat::Agame;
             else if (format) error = fmt::format("--format takes abin or agame, not '{}'", *format);
             else error = "--format needs abin or agame";
-        }
-        else if (flag == "--games") reader.number(flag, uint64_t(1), MaxDatagenGames, config.games, error);
+        } else if (flag == "--games") reader.number(flag, uint64_t(1), MaxDatagenGames, config.games, error);
         else if (flag == "--threads") reader.number(flag, 1, 1024, config.threads, error);
         else if (flag == "--nodes")
             reader.number(flag, uint64_t(100), MaxDatagenNodes, config.nodes, error, "a number of nodes");
@@ -217,12 +219,14 @@ std::string parse_datagen_args(const Args& args, DatagenConfig& config) {
         else if (flag == "--chess960-percent") reader.number(flag, 0, 100, config.chess960_percent, error);
         else if (flag == "--dfrc-percent") reader.number(flag, 0, 100, config.dfrc_percent, error);
         else if (flag == "--hash") reader.number(flag, 1, 4096, config.hash_mb, error);
-        else error = flag.starts_with("--") ? fmt::format("unknown option '{}'", flag)
-                                            : fmt::format("unexpected argument '{}'", flag);
+        else
+            error = flag.starts_with("--") ? fmt::format("unknown option '{}'", flag)
+                                           : fmt::format("unexpected argument '{}'", flag);
     }
     if (!error.empty()) return error;
     if (config.output.empty()) return "--output FILE is required";
-    if (config.chess960_percent + config.dfrc_percent > 100) return "--chess960-percent plus --dfrc-percent exceeds 100";
+    if (config.chess960_percent + config.dfrc_percent > 100)
+        return "--chess960-percent plus --dfrc-percent exceeds 100";
     if (config.soft_nodes > config.nodes)
         return fmt::format("--soft-nodes {} exceeds the hard cap --nodes {}", config.soft_nodes, config.nodes);
     return {};
@@ -256,8 +260,9 @@ struct Progress {
                soft_nodes == o.soft_nodes && dfrc_percent == o.dfrc_percent && hash_mb == o.hash_mb;
     }
     std::string text() const {
-        std::string line = fmt::format("seed {} nodes {} random-plies {} chess960-percent {} eval {:08x} games {} bytes {}",
-                                       seed, nodes, random_plies, chess960_percent, eval_id, games_done, bytes);
+        std::string line =
+            fmt::format("seed {} nodes {} random-plies {} chess960-percent {} eval {:08x} games {} bytes {}", seed,
+                        nodes, random_plies, chess960_percent, eval_id, games_done, bytes);
         if (agame) line += fmt::format(" format agame positions {}", positions);
         if (soft_nodes) line += fmt::format(" soft-nodes {}", soft_nodes);
         if (dfrc_percent) line += fmt::format(" dfrc-percent {}", dfrc_percent);
@@ -269,8 +274,8 @@ struct Progress {
         std::string line;
         std::getline(in, line);
         const std::vector<std::string_view> words = split_words(line);
-        constexpr std::string_view FirstKeys[] = {"seed", "nodes", "random-plies", "chess960-percent", "eval", "games",
-                                                  "bytes"};
+        constexpr std::string_view FirstKeys[] = {"seed", "nodes", "random-plies", "chess960-percent",
+                                                  "eval", "games", "bytes"};
         constexpr size_t First = std::size(FirstKeys);
         if (words.size() % 2 != 0 || words.size() < 2 * First) return std::nullopt;
         Progress p;
@@ -337,7 +342,7 @@ private:
     void (*old_term_)(int);
 };
 
-} // namespace
+}  // namespace
 
 int run_datagen(const DatagenConfig& settings, std::ostream& log) {
     namespace fs = std::filesystem;
@@ -354,7 +359,8 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
         loaded = std::move(result.net);
         config.network = loaded.get();
     }
-    Progress progress{config.seed, config.nodes, uint64_t(config.random_plies), uint64_t(config.chess960_percent), 0, 0};
+    Progress progress{
+        config.seed, config.nodes, uint64_t(config.random_plies), uint64_t(config.chess960_percent), 0, 0};
     progress.agame = config.format == DataFormat::Agame;
     progress.soft_nodes = config.soft_nodes;
     progress.dfrc_percent = uint64_t(config.dfrc_percent);
@@ -378,7 +384,8 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
         }
         progress = *previous;
         // Drop anything written after the last completed game.
-        if (fs::exists(config.output) && fs::file_size(config.output) > progress.bytes) fs::resize_file(config.output, progress.bytes, ec);
+        if (fs::exists(config.output) && fs::file_size(config.output) > progress.bytes)
+            fs::resize_file(config.output, progress.bytes, ec);
         if (ec || !fs::exists(config.output) || fs::file_size(config.output) != progress.bytes) {
             log << "arbiter datagen: " << config.output << " does not match its progress file\n";
             return 1;
@@ -441,12 +448,12 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         const uint64_t games_run = progress.games_done - first_game;
         const double eta = games_run ? elapsed / double(games_run) * double(config.games - progress.games_done) : 0.0;
-        log << fmt::format("{}games {}/{}  positions {}  {:.0f} positions/s  elapsed {:.0f} s  ETA {:.0f} s  "
-                           "(this run: +{} / ={} / -{})\n",
-                           prefix, progress.games_done, config.games, progress.positions,
-                           double(positions_this_run) / std::max(elapsed, 1e-9), elapsed, eta,
-                           results[int(TrainingResult::WhiteWins)], results[int(TrainingResult::Draw)],
-                           results[int(TrainingResult::BlackWins)]);
+        log << fmt::format(
+            "{}games {}/{}  positions {}  {:.0f} positions/s  elapsed {:.0f} s  ETA {:.0f} s  "
+            "(this run: +{} / ={} / -{})\n",
+            prefix, progress.games_done, config.games, progress.positions,
+            double(positions_this_run) / std::max(elapsed, 1e-9), elapsed, eta, results[int(TrainingResult::WhiteWins)],
+            results[int(TrainingResult::Draw)], results[int(TrainingResult::BlackWins)]);
         log.flush();
     };
     std::vector<uint8_t> agame;
@@ -502,12 +509,12 @@ int run_datagen(const DatagenConfig& settings, std::ostream& log) {
     if (write_failed) return 1;
     const bool stopped = progress.games_done < config.games;
     report(stopped ? "stopped by signal: " : "done: ");
-    log << fmt::format("this run: {} plies searched, {:.0f} nodes a ply (openings' searches included)\n", plies_this_run,
-                       double(nodes_this_run) / double(std::max<uint64_t>(plies_this_run, 1)));
+    log << fmt::format("this run: {} plies searched, {:.0f} nodes a ply (openings' searches included)\n",
+                       plies_this_run, double(nodes_this_run) / double(std::max<uint64_t>(plies_this_run, 1)));
     if (stopped)
         log << fmt::format("{} holds {} complete games; the same command continues it\n", config.output,
                            progress.games_done);
     return 0;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

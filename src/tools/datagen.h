@@ -40,20 +40,20 @@ struct DatagenConfig {
     DataFormat format = DataFormat::Abin;
     uint64_t games = 1000;
     int threads = 1;
-    uint64_t soft_nodes = 2500;     // no iteration starts past this many nodes (0: none)
-    uint64_t nodes = 10000;         // hard node cap of every move's search
+    uint64_t soft_nodes = 2500;  // no iteration starts past this many nodes (0: none)
+    uint64_t nodes = 10000;      // hard node cap of every move's search
     uint64_t seed = 1;
-    int random_plies = 8;           // 8 or 9 random plies open each game
-    int chess960_percent = 0;       // share of games from random Chess960 starts
-    int dfrc_percent = 0;           // share of games from random DFRC starts
-    int opening_limit_cp = 1000;    // openings scoring beyond this are thrown away
-    int hash_mb = 16;               // per thread
-    int win_adjudication_cp = 2000; // a side this far ahead ...
-    int win_adjudication_plies = 6; // ... for this many consecutive plies wins
-    int draw_adjudication_ply = 80; // from this ply on ...
-    int draw_adjudication_cp = 10;  // ... scores within this ...
-    int draw_adjudication_plies = 12; // ... for this many consecutive plies draw
-    int max_plies = 500;            // a game still running after this is a draw
+    int random_plies = 8;              // 8 or 9 random plies open each game
+    int chess960_percent = 0;          // share of games from random Chess960 starts
+    int dfrc_percent = 0;              // share of games from random DFRC starts
+    int opening_limit_cp = 1000;       // openings scoring beyond this are thrown away
+    int hash_mb = 16;                  // per thread
+    int win_adjudication_cp = 2000;    // a side this far ahead ...
+    int win_adjudication_plies = 6;    // ... for this many consecutive plies wins
+    int draw_adjudication_ply = 80;    // from this ply on ...
+    int draw_adjudication_cp = 10;     // ... scores within this ...
+    int draw_adjudication_plies = 12;  // ... for this many consecutive plies draw
+    int max_plies = 500;               // a game still running after this is a draw
     // "default": the embedded network (the hand-crafted evaluation in a build without
     // one); "hce": the hand-crafted evaluation; anything else: a .anet file.
     std::string eval = "default";
@@ -101,4 +101,4 @@ std::string parse_datagen_args(const Args& args, DatagenConfig& config);
 // Runs the generation; progress lines go to `log`. Returns the process exit code.
 int run_datagen(const DatagenConfig& config, std::ostream& log);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -171,7 +171,7 @@ std::string suite_name(const std::vector<EpdEntry>& entries, const std::string& 
     return prefix.empty() ? std::filesystem::path(path).stem().string() : prefix;
 }
 
-} // namespace
+}  // namespace
 
 int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
     SearchOptions options;
@@ -205,8 +205,8 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
         if (end == std::string::npos) end = text->size();
         ++number;
         std::string line_error;
-        if (std::optional<EpdEntry> e = parse_epd_line(std::string_view(*text).substr(start, end - start), number,
-                                                       line_error))
+        if (std::optional<EpdEntry> e =
+                parse_epd_line(std::string_view(*text).substr(start, end - start), number, line_error))
             entries.push_back(std::move(*e));
         else if (!line_error.empty()) {
             err << fmt::format("arbiter epd: {}:{}: {}; skipped\n", path, number, line_error);
@@ -221,7 +221,8 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<std::pair<int64_t, Move>> iterations;
     Move best;
     engine.set_listener({[&](const std::vector<search::SearchInfo>& lines) {
-                             if (!lines.front().pv.empty()) iterations.emplace_back(lines.front().time_ms, lines.front().pv[0]);
+                             if (!lines.front().pv.empty())
+                                 iterations.emplace_back(lines.front().time_ms, lines.front().pv[0]);
                          },
                          nullptr, [&](Move m, Move) { best = m; }});
 
@@ -229,7 +230,8 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
     size_t id_width = 0;
     for (const EpdEntry& e : entries) id_width = std::max(id_width, e.id.size());
     out << fmt::format("{}: {} positions, {} each, {} thread{}, {} MB hash\n", suite, entries.size(),
-                       describe_limit(options.limits), options.threads, options.threads == 1 ? "" : "s", options.hash_mb);
+                       describe_limit(options.limits), options.threads, options.threads == 1 ? "" : "s",
+                       options.hash_mb);
     out.flush();
     int solved = 0;
     for (const EpdEntry& e : entries) {
@@ -243,7 +245,8 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
         std::string when = "-";
         if (found) {
             int64_t since = iterations.empty() ? 0 : iterations.back().first;
-            for (auto it = iterations.rbegin(); it != iterations.rend() && passes(e, it->second); ++it) since = it->first;
+            for (auto it = iterations.rbegin(); it != iterations.rend() && passes(e, it->second); ++it)
+                since = it->first;
             when = fmt::format("{:.3f} s", double(since) / 1000.0);
         }
         solved += found;
@@ -257,4 +260,4 @@ int epd_main(const Args& args, std::ostream& out, std::ostream& err) {
     return status;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

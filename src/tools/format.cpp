@@ -24,7 +24,7 @@ std::string mate_text(search::Score white) {
     return moves == 0 && white < 0 ? "#-0" : fmt::format("#{}", moves);
 }
 
-} // namespace
+}  // namespace
 
 int white_mate_moves(search::Score white) {
     const int plies = search::Mate - std::abs(white);
@@ -65,4 +65,4 @@ int clamped_centipawns(search::Score score) {
     return std::clamp(score, -1000, 1000);
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -37,4 +37,4 @@ std::string san_line(const Position& pos, std::span<const Move> moves);
 // The score clamped to +-1000 centipawns (mates at the ends), for centipawn loss.
 int clamped_centipawns(search::Score score);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -42,7 +42,8 @@ int rank_key(const Position& pos, Bitboard their_pawn_attacks, Move m) {
 
     int gain = 0;
     if (m.kind() == Move::EnPassant) gain = RankValue[Pawn];
-    else if (m.kind() != Move::Castling && pos.piece_on(m.to()) != NoPiece) gain = RankValue[type_of(pos.piece_on(m.to()))];
+    else if (m.kind() != Move::Castling && pos.piece_on(m.to()) != NoPiece)
+        gain = RankValue[type_of(pos.piece_on(m.to()))];
     if (m.kind() == Move::Promotion) gain += RankValue[m.promotion()] - RankValue[Pawn];
 
     int risk = 0;
@@ -89,7 +90,7 @@ struct Cursor {
     }
 };
 
-} // namespace
+}  // namespace
 
 MoveList ranked_moves(const Position& pos) {
     MoveList moves = legal_moves(pos);
@@ -268,4 +269,4 @@ uint64_t game_fingerprint(const ScoredGame& game) {
     return hash;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -60,4 +60,4 @@ bool read_pack_file(const std::string& path, std::vector<ScoredGame>& games, std
 // with the same fingerprint are taken to be the same game when pools are merged.
 uint64_t game_fingerprint(const ScoredGame& game);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

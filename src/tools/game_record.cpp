@@ -35,7 +35,7 @@ void put_u16(std::vector<uint8_t>& out, uint16_t v) {
 }
 uint16_t get_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
 
-} // namespace
+}  // namespace
 
 int16_t encode_ply_score(const ScoredPly& ply) {
     if (!ply.mate) return int16_t(std::clamp(ply.score_white, -MaxCentipawns, MaxCentipawns));
@@ -107,7 +107,8 @@ std::string decode_game_start(const std::array<uint8_t, GameStartBytes>& bytes, 
     fen += fmt::format(" {} {}", bytes[28], get_u16(&bytes[30]));
     const FenResult parsed = Position::from_fen(fen, (bytes[24] & 2) != 0, FenCheck::Playable);
     if (!parsed.position) return fmt::format("start position: {} ('{}')", parsed.error, fen);
-    if (encode_game_start(*parsed.position) != bytes) return fmt::format("start position '{}' is not stored as written", fen);
+    if (encode_game_start(*parsed.position) != bytes)
+        return fmt::format("start position '{}' is not stored as written", fen);
     pos = *parsed.position;
     return {};
 }
@@ -152,7 +153,8 @@ bool GameReader::next(ScoredGame& game) {
     if (in_.peek() == std::char_traits<char>::eof()) return false;  // a clean end between games
     if (!read(start.data(), start.size())) return fail("start position: truncated file");
     Position pos = Position::startpos();
-    if (const std::string error = decode_game_start(start, pos); !error.empty()) return fail("start position: " + error);
+    if (const std::string error = decode_game_start(start, pos); !error.empty())
+        return fail("start position: " + error);
     game.start = pos;
     game.plies.clear();
     for (size_t ply = 0;; ++ply) {
@@ -198,14 +200,14 @@ std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& 
     GameReader reader(in);
     for (ScoredGame game; reader.next(game);) {
         const std::vector<TrainingRecord> records = game_records(game, stats);
-        out.write(reinterpret_cast<const char*>(records.data()), std::streamsize(records.size() * sizeof(TrainingRecord)));
+        out.write(reinterpret_cast<const char*>(records.data()),
+                  std::streamsize(records.size() * sizeof(TrainingRecord)));
         if (!out) return "write failed";
     }
     return reader.error();
 }
 
-bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in,
-                           std::ostream& log) {
+bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in, std::ostream& log) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(output) && fs::equivalent(input, output, ec)) {
@@ -221,4 +223,4 @@ bool open_conversion_input(const std::string& input, const std::string& output, 
     return true;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

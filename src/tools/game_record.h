@@ -116,7 +116,6 @@ std::string convert_games(std::istream& in, std::ostream& out, ConversionStats& 
 
 // Opens `input` for a conversion to `output`: false, with the reason on `log`, when
 // the two are the same file or `input` cannot be read.
-bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in,
-                           std::ostream& log);
+bool open_conversion_input(const std::string& input, const std::string& output, std::ifstream& in, std::ostream& log);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -114,9 +114,10 @@ std::string graph(const GameReview& r) {
         return eval_top + EvalHeight * (0.5 - pawns / (2 * EvalClampPawns));
     };
     const int height = eval_top + EvalHeight + AxisHeight;
-    std::string svg = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"graph\" width=\"{0}\" "
-                                  "height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Eval graph\">",
-                                  GraphWidth, height);
+    std::string svg = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"graph\" width=\"{0}\" "
+        "height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Eval graph\">",
+        GraphWidth, height);
     // Black's share is the dark background, White's the light area under the line, both
     // only where positions were evaluated (--side leaves some out).
     size_t first = 0, last = 0;
@@ -137,8 +138,10 @@ std::string graph(const GameReview& r) {
     }
     area += fmt::format(" {:.1f},{:.1f}", x_of(last), score_y(0));
     svg += fmt::format("<polygon points=\"{}\" fill=\"#f2f2f2\"/>", area);
-    svg += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#999\" "
-                       "stroke-dasharray=\"4 3\"/>", GraphLeft, GraphLeft + span, score_y(0.5));
+    svg += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#999\" "
+        "stroke-dasharray=\"4 3\"/>",
+        GraphLeft, GraphLeft + span, score_y(0.5));
     svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\"/>", line);
     svg += fmt::format("<text class=\"axis\" x=\"{}\" y=\"{}\" text-anchor=\"end\">1</text>", GraphLeft - 6,
                        ScoreTop + 10);
@@ -173,10 +176,10 @@ std::string graph(const GameReview& r) {
         const Mark mark = r.moves[i].mark;
         if (mark != Mark::None && r.points[i + 1].evaluated) {
             const std::string name = fmt::format("{} {} {}", move_number(pos, true), to_san(pos, m), mark_name(mark));
-            svg += fmt::format("<a href=\"#{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" stroke=\"#fff\" "
-                               "stroke-width=\"1.5\"><title>{}</title></circle></a>",
-                               anchor(r, i), x_of(i + 1), score_y(r.points[i + 1].expected), mark_colour(mark),
-                               html_escape(name));
+            svg += fmt::format(
+                "<a href=\"#{}\"><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" stroke=\"#fff\" "
+                "stroke-width=\"1.5\"><title>{}</title></circle></a>",
+                anchor(r, i), x_of(i + 1), score_y(r.points[i + 1].expected), mark_colour(mark), html_escape(name));
         }
         pos = pos.apply(m);
     }
@@ -184,8 +187,9 @@ std::string graph(const GameReview& r) {
 }
 
 std::string summary_table(const GameReview& r) {
-    std::string html = "<table class=\"summary\"><tr><th>Side</th><th>Player</th><th>Accuracy</th>"
-                       "<th>Inaccuracies</th><th>Mistakes</th><th>Blunders</th><th>ACPL</th></tr>";
+    std::string html =
+        "<table class=\"summary\"><tr><th>Side</th><th>Player</th><th>Accuracy</th>"
+        "<th>Inaccuracies</th><th>Mistakes</th><th>Blunders</th><th>ACPL</th></tr>";
     for (Color c : {White, Black}) {
         const ReviewSide& s = r.sides[c];
         const std::string player = html_escape(r.game.tag(c == White ? "White" : "Black").value_or("?"));
@@ -194,10 +198,10 @@ std::string summary_table(const GameReview& r) {
                                 c == White ? "White" : "Black", player);
             continue;
         }
-        html += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{}</td><td>{}</td><td>{}</td>"
-                            "<td>{:.0f}</td></tr>",
-                            c == White ? "White" : "Black", player, s.accuracy, s.inaccuracies, s.mistakes,
-                            s.blunders, s.acpl);
+        html += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{:.0f}</td></tr>",
+            c == White ? "White" : "Black", player, s.accuracy, s.inaccuracies, s.mistakes, s.blunders, s.acpl);
     }
     return html + "</table>";
 }
@@ -212,14 +216,13 @@ std::string move_list(const GameReview& r) {
         const std::string number = move_number(pos, after_text);
         if (!number.empty()) html += fmt::format("<span class=\"num\">{}</span> ", number);
         const std::string text = html_escape(to_san(pos, m.move) + nag_suffixes(m.nags));
-        const std::string title = html_escape(fmt::format(
-            "after it: {}{}", eval_label(r.points[i + 1]),
-            r.moves[i].accuracy ? fmt::format(", accuracy {:.0f}%", *r.moves[i].accuracy) : std::string()));
+        const std::string title = html_escape(
+            fmt::format("after it: {}{}", eval_label(r.points[i + 1]),
+                        r.moves[i].accuracy ? fmt::format(", accuracy {:.0f}%", *r.moves[i].accuracy) : std::string()));
         if (mark != Mark::None)
             html += fmt::format("<a class=\"move {}\" id=\"{}-move\" href=\"#{}\" title=\"{}\">{}</a> ",
                                 mark_class(mark), anchor(r, i), anchor(r, i), title, text);
-        else
-            html += fmt::format("<span class=\"move\" title=\"{}\">{}</span> ", title, text);
+        else html += fmt::format("<span class=\"move\" title=\"{}\">{}</span> ", title, text);
         after_text = false;
         if (const std::string comment = readable_comment(m.comment); !comment.empty()) {
             html += fmt::format("<span class=\"comment\">{}</span> ", html_escape(comment));
@@ -255,11 +258,12 @@ std::string diagrams(const GameReview& r) {
             html += fmt::format("<figure class=\"diagram {}\" id=\"{}\" data-ply=\"{}\" data-fen=\"{}\">{}",
                                 mark_class(review.mark), anchor(r, i), i, html_escape(pos.fen()),
                                 svg_board(pos, pos.side_to_move(), arrows, label));
-            html += fmt::format("<figcaption><a href=\"#{}-move\"><strong>{}{}</strong></a> {}: "
-                                "<span class=\"key-played\" style=\"color:{}\">played {}</span> ({} &#8594; {})",
-                                anchor(r, i), html_escape(played), nag_suffixes(m.nags), mark_name(review.mark),
-                                mark_colour(review.mark), html_escape(to_san(pos, m.move)),
-                                html_escape(eval_label(r.points[i])), html_escape(eval_label(r.points[i + 1])));
+            html += fmt::format(
+                "<figcaption><a href=\"#{}-move\"><strong>{}{}</strong></a> {}: "
+                "<span class=\"key-played\" style=\"color:{}\">played {}</span> ({} &#8594; {})",
+                anchor(r, i), html_escape(played), nag_suffixes(m.nags), mark_name(review.mark),
+                mark_colour(review.mark), html_escape(to_san(pos, m.move)), html_escape(eval_label(r.points[i])),
+                html_escape(eval_label(r.points[i + 1])));
             if (!best.empty()) html += fmt::format(", <span class=\"key-best\">{} was best</span>", html_escape(best));
             if (!m.variations.empty()) {
                 std::vector<Move> line;
@@ -270,8 +274,7 @@ std::string diagrams(const GameReview& r) {
         }
         pos = pos.apply(m.move);
     }
-    return html.empty() ? "<p>No inaccuracy, mistake or blunder.</p>"
-                        : "<div class=\"diagrams\">" + html + "</div>";
+    return html.empty() ? "<p>No inaccuracy, mistake or blunder.</p>" : "<div class=\"diagrams\">" + html + "</div>";
 }
 
 std::string game_section(const GameReview& r) {
@@ -279,36 +282,40 @@ std::string game_section(const GameReview& r) {
     const std::string white = g.tag("White").value_or("?"), black = g.tag("Black").value_or("?");
     std::string meta;
     for (const char* tag : {"Event", "Site", "Date"})
-        if (const std::optional<std::string> v = g.tag(tag); v && !v->empty() && *v != "?" && v->find("??") == std::string::npos)
+        if (const std::optional<std::string> v = g.tag(tag);
+            v && !v->empty() && *v != "?" && v->find("??") == std::string::npos)
             meta += (meta.empty() ? "" : ", ") + *v;
     meta += fmt::format("{}reviewed by Arbiter, {} per position", meta.empty() ? "" : "; ", r.limit);
-    std::string html = fmt::format("<section class=\"game\" id=\"game-{}\"><h1>{} &#8211; {} <span class=\"result\">"
-                                   "{}</span></h1><p class=\"meta\">{}</p>",
-                                   g.number, html_escape(white), html_escape(black), html_escape(g.result),
-                                   html_escape(meta));
+    std::string html = fmt::format(
+        "<section class=\"game\" id=\"game-{}\"><h1>{} &#8211; {} <span class=\"result\">"
+        "{}</span></h1><p class=\"meta\">{}</p>",
+        g.number, html_escape(white), html_escape(black), html_escape(g.result), html_escape(meta));
     html += summary_table(r);
-    html += fmt::format("<figure class=\"graph\">{}<figcaption>Above: White's expected score after each move (win 1, "
-                        "draw &#189;), White's share light, Black's dark; dots mark inaccuracies (yellow), mistakes "
-                        "(orange) and blunders (red). Below: the evaluation in pawns, clamped to &#177;10."
-                        "</figcaption></figure>",
-                        graph(r));
+    html += fmt::format(
+        "<figure class=\"graph\">{}<figcaption>Above: White's expected score after each move (win 1, "
+        "draw &#189;), White's share light, Black's dark; dots mark inaccuracies (yellow), mistakes "
+        "(orange) and blunders (red). Below: the evaluation in pawns, clamped to &#177;10."
+        "</figcaption></figure>",
+        graph(r));
     html += "<h2>Moves</h2>" + move_list(r);
     html += "<h2>Inaccuracies, mistakes and blunders</h2>" + diagrams(r);
     return html + "</section>";
 }
 
-} // namespace
+}  // namespace
 
 std::string html_report(std::span<const GameReview> games) {
     std::string title = "Game review";
     if (games.size() == 1)
-        title += fmt::format(": {} - {}", games[0].game.tag("White").value_or("?"), games[0].game.tag("Black").value_or("?"));
-    std::string html = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                                   "<meta name=\"generator\" content=\"Arbiter\"><title>{}</title><style>{}</style>"
-                                   "</head><body>\n",
-                                   html_escape(title), Style);
+        title += fmt::format(": {} - {}", games[0].game.tag("White").value_or("?"),
+                             games[0].game.tag("Black").value_or("?"));
+    std::string html = fmt::format(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"generator\" content=\"Arbiter\"><title>{}</title><style>{}</style>"
+        "</head><body>\n",
+        html_escape(title), Style);
     for (const GameReview& r : games) html += game_section(r) + "\n";
     return html + "</body></html>\n";
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -33,8 +33,8 @@ struct ReviewPoint {
 
 struct ReviewMove {
     Mark mark = Mark::None;
-    Move best;                        // the engine's choice where the move is marked
-    std::optional<double> accuracy;   // lichess's, where the mover was reviewed
+    Move best;                       // the engine's choice where the move is marked
+    std::optional<double> accuracy;  // lichess's, where the mover was reviewed
 };
 
 struct ReviewSide {
@@ -54,4 +54,4 @@ struct GameReview {
 // The whole page.
 std::string html_report(std::span<const GameReview> games);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

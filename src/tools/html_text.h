@@ -22,4 +22,4 @@ inline std::string html_escape(std::string_view text) {
     return out;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

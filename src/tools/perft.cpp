@@ -39,4 +39,4 @@ int perft_main(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -26,7 +26,7 @@ bool read_digits(std::string_view text, size_t& i, int& value) {
     return number.has_value();
 }
 
-} // namespace
+}  // namespace
 
 std::optional<ScoredPly> scored_ply_from_comment(Move move, std::string_view comment, Color mover) {
     // [+-] (M<moves> | <pawns>[.<hundredths>]) "/" <depth>
@@ -70,8 +70,7 @@ std::optional<ScoredGame> scored_game_from_pgn(const PgnGame& game, const std::s
     return scored;
 }
 
-int run_convert_pgn(const std::string& input, const std::string& output, const std::string& player,
-                    std::ostream& log) {
+int run_convert_pgn(const std::string& input, const std::string& output, const std::string& player, std::ostream& log) {
     std::ifstream in;
     if (!open_conversion_input(input, output, in, log)) return 1;
     std::ostringstream text;
@@ -92,13 +91,15 @@ int run_convert_pgn(const std::string& input, const std::string& output, const s
             continue;
         }
         const std::vector<TrainingRecord> records = game_records(*scored, stats);
-        out.write(reinterpret_cast<const char*>(records.data()), std::streamsize(records.size() * sizeof(TrainingRecord)));
+        out.write(reinterpret_cast<const char*>(records.data()),
+                  std::streamsize(records.size() * sizeof(TrainingRecord)));
     }
     out.close();
-    log << fmt::format("games {} (without a result, skipped: {})  plies {}  positions written {}  filtered: in check {}, "
-                       "capture or promotion {}, no score {}, mate score {}\n",
-                       stats.games, without_result, stats.plies, stats.written, stats.in_check, stats.tactical,
-                       stats.unscored, stats.mate);
+    log << fmt::format(
+        "games {} (without a result, skipped: {})  plies {}  positions written {}  filtered: in check {}, "
+        "capture or promotion {}, no score {}, mate score {}\n",
+        stats.games, without_result, stats.plies, stats.written, stats.in_check, stats.tactical, stats.unscored,
+        stats.mate);
     for (const PgnError& e : pgn.errors) log << "arbiter convert: " << input << ": " << e.text() << "; game skipped\n";
     if (!out) {
         log << "arbiter convert: write to " << output << " failed\n";
@@ -107,4 +108,4 @@ int run_convert_pgn(const std::string& input, const std::string& output, const s
     return pgn.errors.empty() ? 0 : 1;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

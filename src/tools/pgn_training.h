@@ -33,7 +33,6 @@ std::optional<ScoredGame> scored_game_from_pgn(const PgnGame& game, const std::s
 
 // `arbiter convert IN.pgn OUT.abin [--player NAME]`: the summary line and any error
 // (unreadable games are skipped, named, and make the exit code 1) go to `log`.
-int run_convert_pgn(const std::string& input, const std::string& output, const std::string& player,
-                    std::ostream& log);
+int run_convert_pgn(const std::string& input, const std::string& output, const std::string& player, std::ostream& log);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -47,7 +47,7 @@ std::string read_games(const std::string& path, Take take) {
     return reader.error().empty() ? std::string() : fmt::format("{}: {}", path, reader.error());
 }
 
-} // namespace
+}  // namespace
 
 int pack_main(const Args& args, std::ostream&, std::ostream& err) {
     std::vector<std::string> files;
@@ -61,7 +61,8 @@ int pack_main(const Args& args, std::ostream&, std::ostream& err) {
         else files.emplace_back(arg);
     }
     if (error.empty() && files.size() != 2) error = "expected an input .agame file and an output .apack file";
-    if (error.empty() && !has_extension(files[1], ".apack")) error = fmt::format("{}: the output must end in .apack", files[1]);
+    if (error.empty() && !has_extension(files[1], ".apack"))
+        error = fmt::format("{}: the output must end in .apack", files[1]);
     if (!error.empty()) {
         err << "arbiter pack: " << error << '\n';
         return 2;
@@ -94,10 +95,11 @@ int pack_main(const Args& args, std::ostream&, std::ostream& err) {
     }
     const ConversionStats stats = count_positions(games);
     const auto bytes = std::filesystem::file_size(files[1]);
-    err << fmt::format("games {} (from {})  plies {}  kept positions {}  bytes {}  bytes a ply {:.3f}  "
-                       "bytes a kept position {:.3f}\n",
-                       games.size(), skip, stats.plies, stats.written, bytes, double(bytes) / double(stats.plies),
-                       double(bytes) / double(std::max<uint64_t>(stats.written, 1)));
+    err << fmt::format(
+        "games {} (from {})  plies {}  kept positions {}  bytes {}  bytes a ply {:.3f}  "
+        "bytes a kept position {:.3f}\n",
+        games.size(), skip, stats.plies, stats.written, bytes, double(bytes) / double(stats.plies),
+        double(bytes) / double(std::max<uint64_t>(stats.written, 1)));
     return 0;
 }
 
@@ -165,9 +167,10 @@ int run_convert_pool(const std::vector<std::string>& inputs, const std::string& 
         }
     }
     out.close();
-    log << fmt::format("games {}  plies {}  positions written {}  filtered: in check {}, capture or promotion {}, "
-                       "mate score {}  duplicate games dropped {}\n",
-                       stats.games, stats.plies, stats.written, stats.in_check, stats.tactical, stats.mate, duplicates);
+    log << fmt::format(
+        "games {}  plies {}  positions written {}  filtered: in check {}, capture or promotion {}, "
+        "mate score {}  duplicate games dropped {}\n",
+        stats.games, stats.plies, stats.written, stats.in_check, stats.tactical, stats.mate, duplicates);
     if (!out) {
         log << fmt::format("arbiter convert: write to {} failed\n", output);
         return 1;
@@ -175,4 +178,4 @@ int run_convert_pool(const std::vector<std::string>& inputs, const std::string& 
     return status;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -27,4 +27,4 @@ namespace arbiter::tools {
 // unreadable: the games before the damage are converted, later inputs too).
 int run_convert_pool(const std::vector<std::string>& inputs, const std::string& output, std::ostream& log);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

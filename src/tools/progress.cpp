@@ -7,7 +7,7 @@
 namespace arbiter::tools {
 
 Progress::Progress(std::ostream& err, size_t total, std::string unit)
-    : err_(err), total_(total), unit_(std::move(unit)), start_(std::chrono::steady_clock::now()) {}
+        : err_(err), total_(total), unit_(std::move(unit)), start_(std::chrono::steady_clock::now()) {}
 
 std::string clock_text(double seconds) {
     const long s = long(seconds + 0.5);
@@ -37,4 +37,4 @@ void Progress::finish() {
     drawn_ = false;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

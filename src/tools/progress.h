@@ -28,4 +28,4 @@ private:
 // Seconds as m:ss, or h:mm:ss from an hour on.
 std::string clock_text(double seconds);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

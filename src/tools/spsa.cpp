@@ -14,7 +14,7 @@ namespace {
 // The learning rate (OpenBench's r_end) of every parameter.
 constexpr std::string_view LearningRate = "0.002";
 
-} // namespace
+}  // namespace
 
 int spsa_main(const Args& args, std::ostream& out, std::ostream& err) {
     if (!args.empty()) return usage_error(err, "spsa", "takes no arguments");
@@ -25,4 +25,4 @@ int spsa_main(const Args& args, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -62,7 +62,7 @@ std::string arrow(Move m, Color bottom, std::string_view colour) {
     return text + fmt::format(" fill=\"{}\" fill-opacity=\"0.78\"/>", colour);
 }
 
-} // namespace
+}  // namespace
 
 std::string svg_board(const Position& pos, Color bottom, std::span<const BoardArrow> arrows, std::string_view label) {
     const int width = Margin + BoardSize, height = BoardSize + Margin;
@@ -74,9 +74,8 @@ std::string svg_board(const Position& pos, Color bottom, std::span<const BoardAr
         const Square sq = square_at(s);
         const Point c = centre(sq, bottom);
         const bool light = (int(file_of(sq)) + int(rank_of(sq))) % 2 == 1;
-        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-                           c.x - SquareSize / 2.0, c.y - SquareSize / 2.0, SquareSize, SquareSize,
-                           light ? LightSquare : DarkSquare);
+        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>", c.x - SquareSize / 2.0,
+                           c.y - SquareSize / 2.0, SquareSize, SquareSize, light ? LightSquare : DarkSquare);
     }
     // Coordinates: files below the board, ranks to its left.
     for (int i = 0; i < 8; ++i) {
@@ -91,14 +90,15 @@ std::string svg_board(const Position& pos, Color bottom, std::span<const BoardAr
         if (p == NoPiece) continue;
         const Point c = centre(square_at(s), bottom);
         const bool white = color_of(p) == White;
-        svg += fmt::format("<text class=\"piece\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
-                           "dominant-baseline=\"central\" font-size=\"{}\" fill=\"{}\" stroke=\"{}\" "
-                           "stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
-                           c.x, c.y + SquareSize * 0.04, int(SquareSize * 0.86), white ? "#ffffff" : "#111111",
-                           white ? "#111111" : "#ffffff", white ? "1.6" : "0.6", Glyphs[type_of(p)]);
+        svg += fmt::format(
+            "<text class=\"piece\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
+            "dominant-baseline=\"central\" font-size=\"{}\" fill=\"{}\" stroke=\"{}\" "
+            "stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
+            c.x, c.y + SquareSize * 0.04, int(SquareSize * 0.86), white ? "#ffffff" : "#111111",
+            white ? "#111111" : "#ffffff", white ? "1.6" : "0.6", Glyphs[type_of(p)]);
     }
     for (const BoardArrow& a : arrows) svg += arrow(a.move, bottom, a.colour);
     return svg + "</svg>";
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

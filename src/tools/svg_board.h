@@ -13,7 +13,7 @@
 namespace arbiter::tools {
 
 struct BoardArrow {
-    Move move;              // a move of the diagram's position (castling: the king's path)
+    Move move;                // a move of the diagram's position (castling: the king's path)
     std::string_view colour;  // a CSS colour
 };
 
@@ -21,4 +21,4 @@ struct BoardArrow {
 // becomes the diagram's accessible name.
 std::string svg_board(const Position& pos, Color bottom, std::span<const BoardArrow> arrows, std::string_view label);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -27,4 +27,4 @@ int unpack_main(const Args& args, std::ostream& out, std::ostream& err);
 // The search parameters as an SPSA tuner reads them (search/tunable.h).
 int spsa_main(const Args& args, std::ostream& out, std::ostream& err);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -21,7 +21,7 @@ uint64_t get_le(const TrainingRecord& r, int offset, int bytes) {
     return value;
 }
 
-} // namespace
+}  // namespace
 
 TrainingRecord encode_record(const Position& pos, int score_white, TrainingResult result, bool chess960_start) {
     TrainingRecord r{};
@@ -60,4 +60,4 @@ DecodedRecord decode_record(const TrainingRecord& r) {
     return d;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -29,4 +29,4 @@ struct DecodedRecord {
 };
 DecodedRecord decode_record(const TrainingRecord& record);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

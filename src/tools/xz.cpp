@@ -53,4 +53,4 @@ bool xz_decompress(const std::vector<uint8_t>& compressed, std::vector<uint8_t>&
     return false;
 }
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

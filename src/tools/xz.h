@@ -16,4 +16,4 @@ std::vector<uint8_t> xz_compress(const std::vector<uint8_t>& bytes);
 bool xz_decompress(const std::vector<uint8_t>& compressed, std::vector<uint8_t>& out, std::string& error,
                    uint64_t max_size = uint64_t(1) << 32);
 
-} // namespace arbiter::tools
+}  // namespace arbiter::tools

@@ -25,7 +25,7 @@ struct Overloaded : Ts... {
 template <typename... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-} // namespace
+}  // namespace
 
 void OptionRegistry::add_check(std::string name, bool default_value, OnCheck on_change) {
     options_.push_back({std::move(name), default_value ? "true" : "false", 0, 0, std::move(on_change)});
@@ -46,22 +46,22 @@ void OptionRegistry::add_string(std::string name, std::string default_value, OnS
 std::vector<std::string> OptionRegistry::describe() const {
     std::vector<std::string> lines;
     for (const Option& o : options_) {
-        lines.push_back(std::visit(
-            Overloaded{
-                [&](const OnCheck&) {
-                    return fmt::format("option name {} type check default {}", o.name, o.default_value);
-                },
-                [&](const OnSpin&) {
-                    return fmt::format("option name {} type spin default {} min {} max {}", o.name, o.default_value,
-                                       o.min, o.max);
-                },
-                [&](const OnButton&) { return fmt::format("option name {} type button", o.name); },
-                [&](const OnString&) {
-                    return fmt::format("option name {} type string default {}", o.name,
-                                       o.default_value.empty() ? "<empty>" : o.default_value);
-                },
-            },
-            o.on_change));
+        lines.push_back(
+            std::visit(Overloaded{
+                           [&](const OnCheck&) {
+                               return fmt::format("option name {} type check default {}", o.name, o.default_value);
+                           },
+                           [&](const OnSpin&) {
+                               return fmt::format("option name {} type spin default {} min {} max {}", o.name,
+                                                  o.default_value, o.min, o.max);
+                           },
+                           [&](const OnButton&) { return fmt::format("option name {} type button", o.name); },
+                           [&](const OnString&) {
+                               return fmt::format("option name {} type string default {}", o.name,
+                                                  o.default_value.empty() ? "<empty>" : o.default_value);
+                           },
+                       },
+                       o.on_change));
     }
     return lines;
 }
@@ -104,4 +104,4 @@ std::string OptionRegistry::set(std::string_view name, std::string_view value) {
         o.on_change);
 }
 
-} // namespace arbiter::uci
+}  // namespace arbiter::uci

@@ -45,4 +45,4 @@ private:
     std::vector<Option> options_;
 };
 
-} // namespace arbiter::uci
+}  // namespace arbiter::uci

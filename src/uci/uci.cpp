@@ -47,15 +47,15 @@ std::string score_text(search::Score score) {
 }
 
 bool is_go_keyword(std::string_view word) {
-    static constexpr std::string_view Keywords[] = {"searchmoves", "ponder", "wtime",    "btime", "winc",
+    static constexpr std::string_view Keywords[] = {"searchmoves", "ponder",    "wtime", "btime", "winc",
                                                     "binc",        "movestogo", "depth", "nodes", "mate",
-                                                    "movetime",    "infinite", "perft"};
+                                                    "movetime",    "infinite",  "perft"};
     for (std::string_view k : Keywords)
         if (word == k) return true;
     return false;
 }
 
-} // namespace
+}  // namespace
 
 Session::Session(std::ostream& out) : out_(out) {
     declare_options();
@@ -166,8 +166,10 @@ bool Session::handle(std::string_view line) {
     else if (command == "stop") engine_.stop();
     else if (command == "ponderhit") engine_.ponderhit();
     else if (command == "uci") cmd_uci();
-    else if (command == "debug") {}  // accepted; Arbiter has no extra debug output
-    else if (command == "position") cmd_position(words);
+    else if (command == "debug") {
+    }  // accepted; Arbiter has no extra debug output
+    else if (command == "position")
+        cmd_position(words);
     else if (command == "d") cmd_display();
     else if (command == "eval") cmd_eval();
     else if (busy && (command == "setoption" || command == "ucinewgame" || command == "go" || command == "bench"))
@@ -228,7 +230,8 @@ void Session::cmd_position(const std::vector<std::string_view>& words) {
     for (size_t i = moves_at + 1; i < words.size(); ++i) {
         const std::optional<Move> move = parse_uci(game_.position(), words[i]);
         if (!move) {
-            error(fmt::format("illegal move {}{} in position {}", words[i], case_hint(words[i]), game_.position().fen()));
+            error(
+                fmt::format("illegal move {}{} in position {}", words[i], case_hint(words[i]), game_.position().fen()));
             return;
         }
         game_.play(*move);
@@ -248,10 +251,8 @@ void Session::cmd_go(const std::vector<std::string_view>& words) {
         if (key == "perft") {
             const ParsedNumber<int> depth =
                 i + 1 < words.size() ? parse_number<int>(words[i + 1], 1, MaxPerftDepth) : NumberError::NotANumber;
-            if (!depth)
-                error(fmt::format("go perft needs a depth from 1 to {}", MaxPerftDepth));
-            else
-                cmd_perft(*depth);
+            if (!depth) error(fmt::format("go perft needs a depth from 1 to {}", MaxPerftDepth));
+            else cmd_perft(*depth);
             return;
         }
         if (key == "infinite") limits.infinite = true;
@@ -373,13 +374,13 @@ void Session::cmd_eval() {
         return;
     }
     const eval::Breakdown b = eval::breakdown(pos);
-    println(fmt::format("term             mg      eg    (White's view)\n"
-                        "material+psqt {:6} {:7}\nmobility      {:6} {:7}\npawns         {:6} {:7}\n"
-                        "pieces        {:6} {:7}\nking safety   {:6}\nphase {}/24\n"
-                        "Evaluation: {} cp (White's view), {} cp (side to move)",
-                        b.material_psqt_mg, b.material_psqt_eg, b.mobility_mg, b.mobility_eg, b.pawns_mg,
-                        b.pawns_eg, b.pieces_mg, b.pieces_eg, b.king_safety_mg, b.phase, b.total,
-                        eval::evaluate(pos)));
+    println(
+        fmt::format("term             mg      eg    (White's view)\n"
+                    "material+psqt {:6} {:7}\nmobility      {:6} {:7}\npawns         {:6} {:7}\n"
+                    "pieces        {:6} {:7}\nking safety   {:6}\nphase {}/24\n"
+                    "Evaluation: {} cp (White's view), {} cp (side to move)",
+                    b.material_psqt_mg, b.material_psqt_eg, b.mobility_mg, b.mobility_eg, b.pawns_mg, b.pawns_eg,
+                    b.pieces_mg, b.pieces_eg, b.king_safety_mg, b.phase, b.total, eval::evaluate(pos)));
 }
 
 void Session::cmd_bench(const std::vector<std::string_view>& words) {
@@ -408,4 +409,4 @@ std::string board_diagram(const Position& pos) {
     return text;
 }
 
-} // namespace arbiter::uci
+}  // namespace arbiter::uci

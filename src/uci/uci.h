@@ -62,4 +62,4 @@ private:
 // The board as text, White at the bottom, as printed by `d`.
 std::string board_diagram(const Position& pos);
 
-} // namespace arbiter::uci
+}  // namespace arbiter::uci

@@ -52,4 +52,4 @@ ParsedNumber<T> parse_number(std::string_view text, T min = std::numeric_limits<
     return value;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -54,4 +54,4 @@ private:
     size_t size_ = 0;
 };
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -31,4 +31,4 @@ inline std::string join_words(const std::vector<std::string_view>& words, size_t
     return text;
 }
 
-} // namespace arbiter
+}  // namespace arbiter

@@ -28,7 +28,7 @@ constexpr uint64_t SketchCost = 10;
 // of the piece); tried only where a side is left with nothing but minor pieces.
 constexpr uint64_t MinorProofCost = 200;
 
-} // namespace
+}  // namespace
 
 // The positions the search has seen, as a flat open-addressing table of exact packed
 // copies: the men square by square, side to move, castling rights and en passant
@@ -98,8 +98,8 @@ private:
             s.men[n >> 4] |= uint64_t(pos.piece_on(q)) << (4 * (n & 15));
             ++n;
         }
-        s.state = uint64_t(pos.side_to_move()) | uint64_t(pos.castling_rights()) << 1 |
-                  uint64_t(pos.ep_square()) << 5 | UsedBit | pos.key() << KeyShift;
+        s.state = uint64_t(pos.side_to_move()) | uint64_t(pos.castling_rights()) << 1 | uint64_t(pos.ep_square()) << 5 |
+                  UsedBit | pos.key() << KeyShift;
         return s;
     }
 
@@ -134,10 +134,10 @@ Storage& storage() {
     return s;
 }
 
-} // namespace
+}  // namespace
 
 ExhaustiveSearch::ExhaustiveSearch(const Position& root, Sides open)
-    : open_(open), seen_(PositionSet::shared()), expanded_(storage().expanded), pending_(storage().pending) {
+        : open_(open), seen_(PositionSet::shared()), expanded_(storage().expanded), pending_(storage().pending) {
     seen_.clear();
     seen_.insert(root);
     expanded_.clear();
@@ -249,4 +249,4 @@ void ExhaustiveSearch::run(uint64_t budget) {
     }
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -50,7 +50,7 @@ public:
     // depth-first search leaves every sibling of its path behind). Public for the
     // thread's storage of the search (exhaustive.cpp).
     struct Pending {
-        uint32_t parent; // into expanded_
+        uint32_t parent;  // into expanded_
         Move move;
         Sides sides;
     };
@@ -74,4 +74,4 @@ private:
     size_t next_move_ = 0;
 };
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

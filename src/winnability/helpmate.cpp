@@ -54,7 +54,7 @@ Bitboard king_passable(const Position& pos, Color c) {
     return ~pos.pieces(c, Pawn) & ~pawn_attacks_bb(~c, pos.pieces(~c, Pawn));
 }
 
-} // namespace
+}  // namespace
 
 // One playout's plan: where the loser's king should be mated and how much each part
 // of the potential weighs. Lower potential is better for both sides (they cooperate).
@@ -66,9 +66,7 @@ struct GuidedHelpmates::Plan {
 
 namespace {
 
-constexpr int material_of(PieceType t) {
-    return t == Queen ? 9 : t == Rook ? 5 : t == Knight || t == Bishop ? 3 : 0;
-}
+constexpr int material_of(PieceType t) { return t == Queen ? 9 : t == Rook ? 5 : t == Knight || t == Bishop ? 3 : 0; }
 
 // Roughly how many moves a piece of `type` on `from` needs to check a king on `t`.
 int check_distance(PieceType type, Square from, Square t) {
@@ -101,15 +99,16 @@ int potential(const Position& pos, Color winner, const GuidedHelpmates::Plan& pl
     for (Square q : squares(pos.pieces(winner, Pawn))) v += plan.winner_pawn * (7 - relative_rank(winner, rank_of(q)));
     // A pawn that promotes must gain more than its new piece costs where it stands.
     if (plan.loser_pawn) {
-        for (Square q : squares(pos.pieces(loser, Pawn))) v += plan.loser_pawn * (7 - relative_rank(loser, rank_of(q))) + 24;
+        for (Square q : squares(pos.pieces(loser, Pawn)))
+            v += plan.loser_pawn * (7 - relative_rank(loser, rank_of(q))) + 24;
     }
     return v;
 }
 
-} // namespace
+}  // namespace
 
 GuidedHelpmates::GuidedHelpmates(const Position& root, Color winner)
-    : root_(root), winner_(winner), rng_(root.key() * 0x9E3779B97F4A7C15ULL | 1) {
+        : root_(root), winner_(winner), rng_(root.key() * 0x9E3779B97F4A7C15ULL | 1) {
     const Color loser = ~winner;
     const Distances from_king = king_distances(root.king_square(loser), king_passable(root, loser));
     for (Square q = Square(0); q < 64; q = Square(q + 1)) {
@@ -232,4 +231,4 @@ bool GuidedHelpmates::play(const Plan& plan) {
     return false;
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -44,4 +44,4 @@ private:
     Bitboard region_ = 0, mate_squares_ = 0, edges_ = 0;
 };
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -13,7 +13,7 @@ namespace {
 Bitboard strictly_below(Square q) { return square_bb(q) - 1; }
 Bitboard strictly_above(Square q) { return ~(square_bb(q) | strictly_below(q)); }
 
-} // namespace
+}  // namespace
 
 // Whether the loose pairs still behave as the sketch assumes: no pawn of a pair can
 // ever capture (neither a pawn nor a piece whose region reaches a square it attacks),
@@ -74,8 +74,9 @@ bool loosen_pairs(Sketch& s) {
         left &= ~file;
         const Bitboard mine = (range[White] | range[Black]) & file;
         const Bitboard white = (s.pawns[White] | range[White]) & ~file, black = (s.pawns[Black] | range[Black]) & ~file;
-        if ((pawn_attacks_bb(White, range[White] & file) & black) || (pawn_attacks_bb(Black, range[Black] & file) & white) ||
-            (pawn_attacks_bb(White, white) & mine) || (pawn_attacks_bb(Black, black) & mine))
+        if ((pawn_attacks_bb(White, range[White] & file) & black) ||
+            (pawn_attacks_bb(Black, range[Black] & file) & white) || (pawn_attacks_bb(White, white) & mine) ||
+            (pawn_attacks_bb(Black, black) & mine))
             continue;
         for (Color c : {White, Black}) {
             s.loose[c] |= range[c] & file;
@@ -86,4 +87,4 @@ bool loosen_pairs(Sketch& s) {
     return any;
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

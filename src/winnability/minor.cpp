@@ -72,7 +72,7 @@ bool can_assign(Bitboard open, const StaticVector<uint8_t, 16>& men, const std::
     return true;
 }
 
-} // namespace
+}  // namespace
 
 // Part of step 3, for a winner left with its king and one knight or bishop and no
 // pawn (so for ever, as it has nothing to promote): such a piece mates only where the
@@ -113,7 +113,7 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
     const bool several = more_than_one(minors);
     const Square from = lsb(minors);
     const PieceType type = type_of(pos.piece_on(from));
-    const Bitboard check_squares = type == Knight ? ~Bitboard(0)
+    const Bitboard check_squares = type == Knight                 ? ~Bitboard(0)
                                    : contains(LightSquares, from) ? LightSquares
                                                                   : DarkSquares;
     // The kinds each of the loser's men may be when it plugs.
@@ -135,7 +135,8 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
             for (Square w : squares(~(king_attacks(k) | square_bb(k) | square_bb(c) | line))) {
                 // The king takes a checker next to it that its opponent's king does not guard.
                 if (!several && contains(king_attacks(k), c) && !contains(king_attacks(w), c)) continue;
-                const Bitboard cover = king_attacks(w) | piece_attacks(type, c, square_bb(w)) | (several ? check_squares : 0);
+                const Bitboard cover =
+                    king_attacks(w) | piece_attacks(type, c, square_bb(w)) | (several ? check_squares : 0);
                 const Bitboard open = king_attacks(k) & ~cover & ~square_bb(c);
                 const int needed = popcount(open);
                 if (needed > total) continue;
@@ -161,4 +162,4 @@ bool lone_minor_cannot_mate(const Position& pos, Color winner) {
     return true;
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

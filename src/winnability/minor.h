@@ -17,4 +17,4 @@ bool has_lone_minors(const Position& pos, Color side);
 // nothing; always false without lone minors.
 bool lone_minor_cannot_mate(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -16,7 +16,7 @@ HelpmateSearch::Table& shared_table() {
     return table;
 }
 
-} // namespace
+}  // namespace
 
 // The winner brings its pieces towards the loser's king and takes pawns that wall it
 // off; the loser walks its king towards the winner's forces, brings its pieces next
@@ -64,7 +64,7 @@ bool mates(const Position& pos, Move m, const Position::CheckSquares& checks) {
 }
 
 HelpmateSearch::HelpmateSearch(Color winner, uint64_t budget, int max_plies)
-    : winner_(winner), budget_(budget), max_plies_(max_plies), table_(shared_table()) {
+        : winner_(winner), budget_(budget), max_plies_(max_plies), table_(shared_table()) {
     if (table_.entries.empty()) table_.entries.resize(TableSize);
     if (++table_.stamp == 0) {
         std::fill(table_.entries.begin(), table_.entries.end(), Entry{});
@@ -115,4 +115,4 @@ bool HelpmateSearch::search(const Position& pos, int depth) {
     return false;
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

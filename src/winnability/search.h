@@ -58,4 +58,4 @@ private:
     Table& table_;
 };
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -91,7 +91,8 @@ bool normalise(Sketch& s, Color mover) {
             reach[c] = pawn_attacks_bb(c, s.pawns[c] | s.loose[c]) |
                        (king_neighbourhood(s.king[c]) & ~pawn_attacks_bb(~c, s.pawns[~c]));
         }
-        for (int i = 0; i < s.count; ++i) reach[s.units[i].color] |= unit_attacks(s.units[i].type, s.units[i].where, pawns);
+        for (int i = 0; i < s.count; ++i)
+            reach[s.units[i].color] |= unit_attacks(s.units[i].type, s.units[i].where, pawns);
         // A piece that neither guards nor blocks anything for sure loses its flag
         // too: regions only grow, so it never will, and sketches that differ only
         // there are merged.
@@ -446,7 +447,7 @@ Sketch sketch_of(const Position& pos) {
 // (over 600 bytes) per insertion was a tenth of its time.
 struct SketchStore {
     std::vector<Sketch> sketches;
-    std::vector<uint32_t> slots; // index + 1, 0 when empty
+    std::vector<uint32_t> slots;  // index + 1, 0 when empty
     std::vector<uint32_t> pending;
     std::vector<std::pair<Sketch, Color>> next;
 
@@ -461,7 +462,7 @@ struct SketchStore {
     // False if an equal sketch was there already. Never holds more than half the slots.
     bool insert(const Sketch& s) {
         const size_t mask = slots.size() - 1;
-        for (size_t i = SketchHash{}(s) & mask;; i = (i + 1) & mask) {
+        for (size_t i = SketchHash{}(s)&mask;; i = (i + 1) & mask) {
             if (slots[i] == 0) {
                 sketches.push_back(s);
                 slots[i] = uint32_t(sketches.size());
@@ -558,9 +559,8 @@ private:
 
         bool matches(const Sketch& s, Color w, int max) const {
             return winner == w && max_sketches == max && count == s.count && pawns[0] == s.pawns[0] &&
-                   pawns[1] == s.pawns[1] && loose[0] == s.loose[0] && loose[1] == s.loose[1] &&
-                   king[0] == s.king[0] && king[1] == s.king[1] &&
-                   std::equal(units.begin(), units.begin() + count, s.units.begin());
+                   pawns[1] == s.pawns[1] && loose[0] == s.loose[0] && loose[1] == s.loose[1] && king[0] == s.king[0] &&
+                   king[1] == s.king[1] && std::equal(units.begin(), units.begin() + count, s.units.begin());
         }
     };
 
@@ -645,7 +645,7 @@ bool tempo_proves_no_mate(const Sketch& root, const Position& pos, Color winner)
     return true;
 }
 
-} // namespace
+}  // namespace
 
 void forget_proofs() { ProofCache::shared().forget(); }
 
@@ -673,4 +673,4 @@ Bitboard sketch_mate_squares(const Position& pos, Color winner) {
     return mate_squares(root, winner, true);
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -39,4 +39,4 @@ void forget_proofs();
 // do now: a guide for the helpmate search, not a proof of anything.
 Bitboard sketch_mate_squares(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

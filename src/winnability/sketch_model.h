@@ -72,9 +72,8 @@ struct Sketch {
 
     Bitboard all_pawns() const { return pawns[White] | pawns[Black]; }
     bool operator==(const Sketch& o) const {
-        return pawns[0] == o.pawns[0] && pawns[1] == o.pawns[1] && loose[0] == o.loose[0] &&
-               loose[1] == o.loose[1] && king[0] == o.king[0] &&
-               king[1] == o.king[1] && count == o.count &&
+        return pawns[0] == o.pawns[0] && pawns[1] == o.pawns[1] && loose[0] == o.loose[0] && loose[1] == o.loose[1] &&
+               king[0] == o.king[0] && king[1] == o.king[1] && count == o.count &&
                std::equal(units.begin(), units.begin() + count, o.units.begin());
     }
 };
@@ -116,4 +115,4 @@ bool loose_pairs_hold(const Sketch& s);
 // Turns the pawn pairs of `s` that qualify into loose pairs; false if none does.
 bool loosen_pairs(Sketch& s);
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

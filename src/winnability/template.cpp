@@ -62,10 +62,10 @@ std::string fen_of(const std::array<Piece, 64>& board, Color side) {
     return fen_placement(board) + (side == White ? " w - - 0 1" : " b - - 0 1");
 }
 
-} // namespace
+}  // namespace
 
 TemplateHelpmates::TemplateHelpmates(const Position& root, Color winner)
-    : root_(root), winner_(winner), rng_(root.key() * 0xD1B54A32D192ED03ULL | 1) {
+        : root_(root), winner_(winner), rng_(root.key() * 0xD1B54A32D192ED03ULL | 1) {
     const Color loser = ~winner;
     // No checker, no template: pawn mates are left to the other playouts.
     if (!(root.pieces(winner) & ~root.pieces(Pawn) & ~root.pieces(King))) return;
@@ -317,4 +317,4 @@ bool TemplateHelpmates::play(Goals goals) {
     return false;
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

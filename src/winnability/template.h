@@ -52,4 +52,4 @@ private:
     Bitboard targets_ = 0;
 };
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -82,7 +82,7 @@ Bitboard frozen_men(const Position& pos, Color winner) {
             const Color c = color_of(pos.piece_on(q));
             const PieceType t = type_of(pos.piece_on(q));
             const Bitboard own = frozen & pos.pieces(c);
-            const bool stays = t == Pawn ? contains(frozen, Square(q + pawn_push(c)))
+            const bool stays = t == Pawn   ? contains(frozen, Square(q + pawn_push(c)))
                                : t == King ? !(king_attacks(q) & ~own & ~fixed_attacks[~c])
                                            : !(piece_attacks(t, q, ~Bitboard(0)) & ~own);
             if (stays) keep |= square_bb(q);
@@ -122,10 +122,12 @@ Storage& storage() {
 class Race {
 public:
     Race(const Position& pos, Color winner, Bitboard frozen)
-        : winner_(winner), loser_(~winner), frozen_pawns_(frozen & pos.pieces(Pawn)),
-          winner_king_(pos.pieces(winner, King)),
-          winner_pieces_(pos.pieces(winner) & ~pos.pieces(Pawn) & ~pos.pieces(King)),
-          loser_pieces_(pos.pieces(~winner) & frozen & ~pos.pieces(Pawn)) {
+            : winner_(winner),
+              loser_(~winner),
+              frozen_pawns_(frozen & pos.pieces(Pawn)),
+              winner_king_(pos.pieces(winner, King)),
+              winner_pieces_(pos.pieces(winner) & ~pos.pieces(Pawn) & ~pos.pieces(King)),
+              loser_pieces_(pos.pieces(~winner) & frozen & ~pos.pieces(Pawn)) {
         blocks_ = winner_king_ | winner_pieces_ | loser_pieces_;
         for (Square q : squares(winner_king_ | winner_pieces_)) {
             const PieceType t = type_of(pos.piece_on(q));
@@ -136,8 +138,12 @@ public:
             }
         }
         piece_fits_ = !winner_pieces_;
-        Node root{{pos.pieces(White, Pawn), pos.pieces(Black, Pawn)}, pos.pieces(~winner, King), pos.side_to_move(), 0,
-                  NoPieceType, false};
+        Node root{{pos.pieces(White, Pawn), pos.pieces(Black, Pawn)},
+                  pos.pieces(~winner, King),
+                  pos.side_to_move(),
+                  0,
+                  NoPieceType,
+                  false};
         add(root);
     }
 
@@ -307,7 +313,8 @@ private:
         const Bitboard forward = winner_ == White ? shift<North>(pawns) : shift<South>(pawns);
         const Bitboard single = forward & ~occupied;
         const Bitboard third = rank_bb(winner_ == White ? Rank3 : Rank6);
-        const Bitboard twice = (winner_ == White ? shift<North>(single & third) : shift<South>(single & third)) & ~occupied;
+        const Bitboard twice =
+            (winner_ == White ? shift<North>(single & third) : shift<South>(single & third)) & ~occupied;
         Bitboard mating = 0;
         for (Square p : squares(n.piece & piece_attacks(n.piece_type, king, occupied))) {
             const Bitboard line = between(p, king);
@@ -376,7 +383,7 @@ private:
     bool overflow_ = false;
 };
 
-} // namespace
+}  // namespace
 
 bool pawn_race_cannot_mate(const Position& pos, Color winner) {
     const Color loser = ~winner;
@@ -394,4 +401,4 @@ bool pawn_race_cannot_mate(const Position& pos, Color winner) {
     return race.run();
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

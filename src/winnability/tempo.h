@@ -20,4 +20,4 @@ namespace arbiter::winnability {
 // budget).
 bool pawn_race_cannot_mate(const Position& pos, Color winner);
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -224,14 +224,13 @@ void settle(const Position& pos, Winnable (&result)[2], Sides open, Sides asked,
 // than the root could afford for every position.
 void last_resort(const Position& pos, Winnable (&result)[2], Sides asked) {
     for (Color c : {White, Black}) {
-        if ((asked & side_bit(c)) && result[c] == Winnable::Unknown &&
-            sketch_proves_no_mate(pos, c, LastSketches)) {
+        if ((asked & side_bit(c)) && result[c] == Winnable::Unknown && sketch_proves_no_mate(pos, c, LastSketches)) {
             result[c] = Winnable::No;
         }
     }
 }
 
-} // namespace
+}  // namespace
 
 Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
     forget_proofs();
@@ -247,7 +246,8 @@ Winnable can_win(const Position& pos, Color winner, uint64_t budget) {
 Winnability decide(const Position& pos, uint64_t budget) {
     forget_proofs();
     bool raced[2] = {false, false};
-    Winnable result[2] = {quick_answer(pos, White, budget, raced[White]), quick_answer(pos, Black, budget, raced[Black])};
+    Winnable result[2] = {quick_answer(pos, White, budget, raced[White]),
+                          quick_answer(pos, Black, budget, raced[Black])};
     Sides open = 0;
     for (Color c : {White, Black}) {
         if (result[c] == Winnable::Unknown) open |= side_bit(c);
@@ -265,4 +265,4 @@ Winnability decide(const Position& pos, uint64_t budget) {
     return {result[White], result[Black]};
 }
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -62,4 +62,4 @@ struct Winnability {
 // Both sides' answers at once, sharing one exhaustive search (cheaper than two can_win).
 Winnability decide(const Position& pos, uint64_t budget = DefaultBudget);
 
-} // namespace arbiter::winnability
+}  // namespace arbiter::winnability

@@ -54,7 +54,7 @@ Bitboard random_occupancy(std::mt19937_64& rng) {
 
 std::string name(Square s) { return square_name(s); }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("slider attacks equal a ray walk for every square and many occupancies", "[attacks]") {
     std::mt19937_64 rng(20240611);

@@ -25,8 +25,8 @@ bool dead(std::string_view fen) { return is_dead_position(fen_position(fen)); }
 // What an exhaustive walk over the positions reachable by king moves alone found.
 struct KingWalk {
     size_t positions = 0;
-    bool other_move = false;   // some reachable position has a non-king move or a capture
-    bool mate = false;         // some reachable position is checkmate
+    bool other_move = false;  // some reachable position has a non-king move or a capture
+    bool mate = false;        // some reachable position is checkmate
 };
 
 // Explores every position reachable from `start` while only king moves are played,
@@ -57,21 +57,21 @@ KingWalk walk_king_moves(const Position& start) {
 
 using Vector = test::UnwinnabilityVector;
 
-} // namespace
+}  // namespace
 
 TEST_CASE("insufficient material is dead", "[dead]") {
-    CHECK(dead("8/8/4k3/8/8/8/8/4K3 w - - 0 1"));             // K v K
-    CHECK(dead("8/8/4k3/8/8/8/8/4KN2 w - - 0 1"));            // KN v K
-    CHECK(dead("8/8/4k3/8/8/8/8/4K1n1 b - - 0 1"));           // K v KN
-    CHECK(dead("8/8/4k3/8/8/8/8/4KB2 w - - 0 1"));            // KB v K
-    CHECK(dead("8/8/4k3/8/8/8/8/2b1K3 w - - 0 1"));           // K v KB
+    CHECK(dead("8/8/4k3/8/8/8/8/4K3 w - - 0 1"));    // K v K
+    CHECK(dead("8/8/4k3/8/8/8/8/4KN2 w - - 0 1"));   // KN v K
+    CHECK(dead("8/8/4k3/8/8/8/8/4K1n1 b - - 0 1"));  // K v KN
+    CHECK(dead("8/8/4k3/8/8/8/8/4KB2 w - - 0 1"));   // KB v K
+    CHECK(dead("8/8/4k3/8/8/8/8/2b1K3 w - - 0 1"));  // K v KB
     // Bishops all on squares of one colour, however many and on whichever side: a king
     // on the other colour can never be checked, and it always has such a flight square.
-    CHECK(dead("8/8/4k3/8/8/8/8/4KB1b w - - 0 1"));           // f1 and h1: both light
-    CHECK(dead("5b2/8/4k3/8/8/8/8/2B1K3 w - - 0 1"));         // c1 and f8: both dark
-    CHECK(dead("5b2/8/4k3/8/8/B7/8/2B1K3 b - - 0 1"));        // a3, c1, f8: all dark
-    CHECK(dead("b1b1b1b1/8/4k3/8/8/8/8/4K3 w - - 0 1"));      // four light bishops, one side
-    CHECK(dead("b1b1b1b1/7B/4k3/8/8/8/8/1B2K3 w - - 0 1"));   // light bishops on both sides
+    CHECK(dead("8/8/4k3/8/8/8/8/4KB1b w - - 0 1"));          // f1 and h1: both light
+    CHECK(dead("5b2/8/4k3/8/8/8/8/2B1K3 w - - 0 1"));        // c1 and f8: both dark
+    CHECK(dead("5b2/8/4k3/8/8/B7/8/2B1K3 b - - 0 1"));       // a3, c1, f8: all dark
+    CHECK(dead("b1b1b1b1/8/4k3/8/8/8/8/4K3 w - - 0 1"));     // four light bishops, one side
+    CHECK(dead("b1b1b1b1/7B/4k3/8/8/8/8/1B2K3 w - - 0 1"));  // light bishops on both sides
 }
 
 TEST_CASE("enough material is live", "[dead]") {
@@ -82,16 +82,16 @@ TEST_CASE("enough material is live", "[dead]") {
     CHECK_FALSE(dead("5b2/8/4k3/8/8/8/B7/2B1K3 b - - 0 1"));  // a2 light among dark ones
     CHECK_FALSE(dead("2b2b2/8/4k3/8/8/8/8/4K3 w - - 0 1"));   // c8 light, f8 dark
     // Any knight beside another minor piece.
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KN1n w - - 0 1"));     // KN v KN
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KNN1 w - - 0 1"));     // KNN v K: helpmate exists
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KBN1 w - - 0 1"));     // KBN v K
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KB1n w - - 0 1"));     // KB v KN
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KN1n w - - 0 1"));  // KN v KN
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KNN1 w - - 0 1"));  // KNN v K: helpmate exists
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KBN1 w - - 0 1"));  // KBN v K
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/4KB1n w - - 0 1"));  // KB v KN
     // Any pawn, rook or queen outside a locked pawn structure.
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/4P3/4K3 w - - 0 1"));     // KP v K
-    CHECK_FALSE(dead("8/4p3/4k3/8/8/8/8/4K3 w - - 0 1"));     // K v KP
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/R3K3 w - - 0 1"));      // KR v K
-    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/3QK3 w - - 0 1"));      // KQ v K
-    CHECK_FALSE(dead("3qk3/8/8/8/8/8/8/4K3 w - - 0 1"));      // K v KQ
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/4P3/4K3 w - - 0 1"));  // KP v K
+    CHECK_FALSE(dead("8/4p3/4k3/8/8/8/8/4K3 w - - 0 1"));  // K v KP
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/R3K3 w - - 0 1"));   // KR v K
+    CHECK_FALSE(dead("8/8/4k3/8/8/8/8/3QK3 w - - 0 1"));   // KQ v K
+    CHECK_FALSE(dead("3qk3/8/8/8/8/8/8/4K3 w - - 0 1"));   // K v KQ
     CHECK_FALSE(dead(Position::StartFen));
 }
 
@@ -206,9 +206,8 @@ TEST_CASE("reference unwinnability vectors", "[dead]") {
             CHECK_FALSE(detected);
         }
     }
-    WARN("unwinnability vectors: " << dead_found << " of " << dead_total
-         << " dead positions detected; " << live_total << " winnable positions checked; "
-         << rejected << " FENs rejected by the parser");
+    WARN("unwinnability vectors: " << dead_found << " of " << dead_total << " dead positions detected; " << live_total
+                                   << " winnable positions checked; " << rejected << " FENs rejected by the parser");
     // One of 1,803 lines is refused (a truncated FEN).
     CHECK(rejected <= 1);
     CHECK(live_total >= 996);

@@ -39,7 +39,7 @@ Position play(Position pos, std::initializer_list<std::string_view> uci_moves) {
     return pos;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("FEN round trips through Position", "[fen]") {
     const char* const fens[] = {
@@ -287,8 +287,9 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
     }
     SECTION("wrong number of fields") {
         // The message names the fields a FEN has, and how many this one has.
-        const std::string expected = "expected 6 fields (placement, side to move, castling, en passant, halfmove "
-                                     "clock, fullmove number; the two clocks may be left out), found ";
+        const std::string expected =
+            "expected 6 fields (placement, side to move, castling, en passant, halfmove "
+            "clock, fullmove number; the two clocks may be left out), found ";
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", expected + "3");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", expected + "1");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", expected + "7");
@@ -304,7 +305,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6 has 0 squares");
     }
     SECTION("rank with too many squares") {
-        check_rejected("rnbqkbnr/pppppppp/8/5ppp1/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 5 has more than 8 squares");
+        check_rejected("rnbqkbnr/pppppppp/8/5ppp1/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                       "rank 5 has more than 8 squares");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1", "rank 1 has more than 8 squares");
         check_rejected("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7 has more than 8 squares");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/8RNBQKBNR w KQkq - 0 1", "rank 1 has more than 8 squares");
@@ -313,8 +315,10 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unknown piece letter 'X'");
     }
     SECTION("a run of empty squares is one digit from 1 to 8") {
-        check_rejected("rnbqkbnr/pppppppp/8/8/9/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 4: '9' is not a run of 1 to 8");
-        check_rejected("rnbqkbnr/pppppppp/8/8/08/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 4: '0' is not a run of 1 to 8");
+        check_rejected("rnbqkbnr/pppppppp/8/8/9/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                       "rank 4: '9' is not a run of 1 to 8");
+        check_rejected("rnbqkbnr/pppppppp/8/8/08/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                       "rank 4: '0' is not a run of 1 to 8");
         check_rejected("rnbqkbnr/pppppppp/8/8/4P03/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", "'0' is not a run");
         // Digits that sum to 8 are still two runs where FEN has one.
         check_rejected("rnbqkbnr/pppppppp/8/44/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 5: two digits in a row");
@@ -360,7 +364,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
     SECTION("malformed side to move") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move must be 'w' or 'b'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1", "side to move must be 'w' or 'b'");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side to move must be 'w' or 'b'");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1",
+                       "side to move must be 'w' or 'b'");
     }
     SECTION("castling rights that do not match the king and rooks") {
         // King not on e1 in standard chess.
@@ -373,7 +378,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         // Rook missing.
         check_rejected("r3k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling right 'k' has no Black rook");
         check_rejected("r3k2r/8/8/8/8/8/8/4K2R w KQkq - 0 1", "castling right 'Q' has no White rook");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling right 'K' has no White rook");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+                       "castling right 'K' has no White rook");
         // Rook not in the corner (standard chess takes the outermost rook: g1 is not h1).
         check_rejected("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", "castling right 'K' needs king and rook");
         // Duplicated right.
@@ -385,9 +391,11 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("r3k2r/8/8/8/8/8/8/R3K2R w KQkq- - 0 1", "invalid castling field");
         check_rejected("r3k2r/8/8/8/8/8/8/R3K2R w X - 0 1", "invalid castling field 'X'");
         // A Shredder letter whose file holds no rook.
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Bb - 0 1", "castling right 'B' has no White rook", true);
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Bb - 0 1", "castling right 'B' has no White rook",
+                       true);
         // The king's own file.
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w E - 0 1", "castling right 'E' has no White rook", true);
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w E - 0 1", "castling right 'E' has no White rook",
+                       true);
     }
     SECTION("Chess960 castling without Chess960") {
         check_rejected("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
@@ -395,7 +403,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
                        "Chess960 positions need UCI_Chess960");
         // Without castling rights the same board is an ordinary position.
-        CHECK(Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w - - 2 9").position.has_value());
+        CHECK(
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w - - 2 9").position.has_value());
     }
     SECTION("en passant square on the wrong rank") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "not on the 6th rank");
@@ -403,15 +412,20 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", "not on the 3rd rank");
     }
     SECTION("en passant square with no pawn in front of it") {
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "en passant square e6 has no Black pawn");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "en passant square e3 has no White pawn");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+                       "en passant square e6 has no Black pawn");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+                       "en passant square e3 has no White pawn");
         // A pawn of the wrong colour in front.
         check_rejected("rnbqkbnr/pppp1ppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 1", "has no Black pawn");
     }
     SECTION("en passant square with squares behind it occupied") {
-        check_rejected("rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3", "en passant square e6 needs e6 and e7 empty");
-        check_rejected("rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3", "en passant square e6 needs e6 and e7 empty");
-        check_rejected("rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1", "en passant square e3 needs e3 and e2 empty");
+        check_rejected("rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3",
+                       "en passant square e6 needs e6 and e7 empty");
+        check_rejected("rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3",
+                       "en passant square e6 needs e6 and e7 empty");
+        check_rejected("rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1",
+                       "en passant square e3 needs e3 and e2 empty");
     }
     SECTION("malformed en passant square") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "invalid en passant square 'e9'");
@@ -426,7 +440,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove clock '-1'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1", "halfmove clock '+1'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1.5 1", "halfmove clock '1.5'");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1000000001 1", "halfmove clock '1000000001'");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1000000001 1",
+                       "halfmove clock '1000000001'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1", "halfmove clock");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x", "halfmove clock 'x'");
     }
@@ -445,7 +460,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("r3k2r/8/8/8/8/8/8/R3K2R w KkQq - 0 1", "out of order");
         check_rejected("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w BG - 0 1", "castling field 'BG' is out of order", true);
         CHECK(Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1").position.has_value());
-        CHECK(Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true, FenCheck::Playable).position.has_value());
+        CHECK(Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true, FenCheck::Playable)
+                  .position.has_value());
     }
     SECTION("bishops: one of each square colour starts the game") {
         // Two light-squared bishops beside eight pawns: one of them must be promoted.
@@ -457,7 +473,8 @@ TEST_CASE("FEN rejections name their reason", "[fen]") {
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove number '0'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "fullmove number '-3'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 one", "fullmove number 'one'");
-        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1000000001", "fullmove number '1000000001'");
+        check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1000000001",
+                       "fullmove number '1000000001'");
         check_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2x", "fullmove number '2x'");
     }
 }
@@ -489,32 +506,33 @@ TEST_CASE("A refusal says invalid FEN for bad syntax, impossible position for wh
     }
     SECTION("reachability") {
         for (const char* fen : {
-                 "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",           // no black king
-                 "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                                  // pawn on a1
-                 "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",                                 // Black in check, White to move
-                 "7k/8/8/4r3/1b6/3n4/8/4K3 w - - 0 1",                              // three checkers
-                 "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",                           // nine pawns
-                 "4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1",                         // promotions
-                 "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                  // castling right, king moved
-                 "r3k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1",                             // castling right, no rook
-                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",       // e.p. square on the wrong rank
-                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",       // e.p. square with no pawn
-                 "rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3",   // e.p. square occupied
-                 "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",                               // double check by two knights
+                 "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",          // no black king
+                 "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",                                 // pawn on a1
+                 "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",                                // Black in check, White to move
+                 "7k/8/8/4r3/1b6/3n4/8/4K3 w - - 0 1",                             // three checkers
+                 "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",                          // nine pawns
+                 "4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1",                        // promotions
+                 "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                 // castling right, king moved
+                 "r3k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1",                            // castling right, no rook
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",      // e.p. square on the wrong rank
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",      // e.p. square with no pawn
+                 "rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 3",  // e.p. square occupied
+                 "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",                              // double check by two knights
              })
             check_prefix(fen, "impossible position: ");
         // Castling rights that need Chess960.
         check_prefix("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "impossible position: ");
         // What play itself needs is refused with the same words when unreachable positions are allowed.
         check_prefix("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "impossible position: ", false, FenCheck::Playable);
-        check_prefix("rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "impossible position: ", false, FenCheck::Playable);
+        check_prefix("rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "impossible position: ", false,
+                     FenCheck::Playable);
     }
     SECTION("kings side by side") {
         for (FenCheck check : {FenCheck::Reachable, FenCheck::Playable}) {
-            check_prefix("8/8/8/4k3/4K3/8/8/8 w - - 0 1", "impossible position: the kings stand on adjacent squares e4 and e5",
-                         false, check);
-            check_prefix("8/8/8/8/8/8/1k6/K7 b - - 0 1", "impossible position: the kings stand on adjacent squares a1 and b2",
-                         false, check);
+            check_prefix("8/8/8/4k3/4K3/8/8/8 w - - 0 1",
+                         "impossible position: the kings stand on adjacent squares e4 and e5", false, check);
+            check_prefix("8/8/8/8/8/8/1k6/K7 b - - 0 1",
+                         "impossible position: the kings stand on adjacent squares a1 and b2", false, check);
         }
         CHECK(Position::from_fen("8/8/4k3/8/4K3/8/8/8 w - - 0 1").position.has_value());
     }
@@ -562,8 +580,8 @@ TEST_CASE("The key tells side to move, castling rights and legal en passant apar
     SECTION("castling rights") {
         std::vector<Key> keys;
         for (const char* rights : {"KQkq", "Qkq", "Kkq", "KQq", "KQk", "KQ", "kq", "K", "q", "-"}) {
-            const Position pos = parse(std::string("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w ") +
-                                       rights + " - 0 1");
+            const Position pos =
+                parse(std::string("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w ") + rights + " - 0 1");
             keys.push_back(pos.key());
         }
         for (size_t i = 0; i < keys.size(); ++i)

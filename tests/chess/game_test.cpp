@@ -47,7 +47,7 @@ std::string placement(const Position& pos) {
 // One round trip of both sides' king knights: returns to the position it started from.
 const std::vector<std::string_view> KnightRoundTrip = {"g1f3", "g8f6", "f3g1", "f6g8"};
 
-} // namespace
+}  // namespace
 
 TEST_CASE("status_token names every status", "[game]") {
     CHECK(status_token(GameStatus::Ongoing) == "ongoing");

@@ -34,11 +34,13 @@ int check_moves(const Position& pos, int plies) {
     return checked;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("key_after gives the key apply() computes", "[position]") {
     int checked = 0;
-    for (const std::string& fen : test::epd_fens("standard.epd")) checked += check_moves(test::parse_fen(fen, false, FenCheck::Playable), 2);
-    for (const std::string& fen : test::epd_fens("chess960.epd")) checked += check_moves(test::parse_fen(fen, true, FenCheck::Playable), 2);
+    for (const std::string& fen : test::epd_fens("standard.epd"))
+        checked += check_moves(test::parse_fen(fen, false, FenCheck::Playable), 2);
+    for (const std::string& fen : test::epd_fens("chess960.epd"))
+        checked += check_moves(test::parse_fen(fen, true, FenCheck::Playable), 2);
     CHECK(checked > 500'000);
 }

@@ -38,11 +38,13 @@ void check_reached(std::string_view before, std::string_view move, std::string_v
     const std::optional<Move> m = parse_uci(start, move);
     REQUIRE(m.has_value());
     // The clocks of a hand-written FEN need not match: compare the first four fields.
-    const auto without_clocks = [](const std::string& fen) { return fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1)); };
+    const auto without_clocks = [](const std::string& fen) {
+        return fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1));
+    };
     CHECK(without_clocks(start.apply(*m).fen()) == without_clocks(test::parse_fen(after).fen()));
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("an en passant field needs a halfmove clock of 0", "[fen][last-move]") {
     check_impossible("rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 1 2",
@@ -101,7 +103,8 @@ TEST_CASE("a single check that no move can have given", "[fen][last-move]") {
     }
     SECTION("a piece beside the king whose every origin is occupied") {
         // The bishop on b7 can only have come from a6, c6 or c8, all occupied.
-        check_impossible("k1b5/1B6/p1p5/8/8/8/8/7K b - - 0 1", "the bishop on b7 gives check but cannot have moved there");
+        check_impossible("k1b5/1B6/p1p5/8/8/8/8/7K b - - 0 1",
+                         "the bishop on b7 gives check but cannot have moved there");
         // With c6 empty it came from there, capturing on b7.
         check_possible("k1b5/1B6/p7/8/8/8/8/7K b - - 0 1");
         check_reached("k1b5/1n6/p1B5/8/8/8/8/7K w - - 0 1", "c6b7", "k1b5/1B6/p7/8/8/8/8/7K b - - 0 1");
@@ -129,8 +132,9 @@ TEST_CASE("with an en passant field, every check comes from the double step", "[
 
 TEST_CASE("a pawn gives check only with a halfmove clock of 0", "[fen][last-move]") {
     SECTION("the pawn's own move gave the check, and set the clock to 0") {
-        check_impossible("8/8/8/3k4/4P3/8/8/4K3 b - - 3 40",
-                         "the pawn on e4 gives check, which only its own move can have given, but the halfmove clock is 3");
+        check_impossible(
+            "8/8/8/3k4/4P3/8/8/4K3 b - - 3 40",
+            "the pawn on e4 gives check, which only its own move can have given, but the halfmove clock is 3");
         check_impossible("4k3/8/8/8/8/8/3p4/4K3 w - - 1 40", "the pawn on d2 gives check");
         check_possible("8/8/8/3k4/4P3/8/8/4K3 b - - 0 40");
         check_reached("8/8/8/3k4/8/4P3/8/4K3 w - - 2 40", "e3e4", "8/8/8/3k4/4P3/8/8/4K3 b - - 0 40");
@@ -154,7 +158,8 @@ TEST_CASE("a pawn gives check only with a halfmove clock of 0", "[fen][last-move
     }
     SECTION("a check that only a promotion can have given") {
         // The knight on a8 cannot have come from c7 (taken) or b6 (the king): a7-a8=N.
-        check_impossible("N7/2p5/1k6/8/8/8/8/7K b - - 3 40", "no move White can have played last gives the check by the knight on a8");
+        check_impossible("N7/2p5/1k6/8/8/8/8/7K b - - 3 40",
+                         "no move White can have played last gives the check by the knight on a8");
         check_possible("N7/2p5/1k6/8/8/8/8/7K b - - 0 40");
         check_reached("8/P1p5/1k6/8/8/8/8/7K w - - 2 40", "a7a8n", "N7/2p5/1k6/8/8/8/8/7K b - - 0 40");
     }
@@ -162,15 +167,18 @@ TEST_CASE("a pawn gives check only with a halfmove clock of 0", "[fen][last-move
 
 TEST_CASE("some man of the side that just moved can have made the last move", "[fen][last-move]") {
     SECTION("pawns on their starting squares, a king and rooks with castling rights") {
-        check_impossible("4k3/8/8/8/8/8/PPPPPPPP/R3K2R b KQ - 0 30", "White made the last move, but none of its men can have made it");
-        check_impossible("r3k2r/pppppppp/8/8/8/8/8/4K3 w kq - 0 30", "Black made the last move, but none of its men can have made it");
+        check_impossible("4k3/8/8/8/8/8/PPPPPPPP/R3K2R b KQ - 0 30",
+                         "White made the last move, but none of its men can have made it");
+        check_impossible("r3k2r/pppppppp/8/8/8/8/8/4K3 w kq - 0 30",
+                         "Black made the last move, but none of its men can have made it");
         // Without the queen-side right the rook on a1 may have come from b1.
         check_possible("4k3/8/8/8/8/8/PPPPPPPP/R3K2R b K - 1 30");
         check_reached("4k3/8/8/8/8/8/PPPPPPPP/1R2K2R w K - 0 30", "b1a1", "4k3/8/8/8/8/8/PPPPPPPP/R3K2R b K - 1 30");
     }
     SECTION("a bishop shut in behind pawns on their starting squares") {
         check_impossible("4k3/8/8/8/8/8/PPPPPPPP/2B1K2R b K - 0 30", "none of its men can have made it");
-        check_impossible("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R b KQkq - 0 5", "none of its men can have made it");
+        check_impossible("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R b KQkq - 0 5",
+                         "none of its men can have made it");
         // With the d-pawn gone the bishop came back from d2.
         check_possible("4k3/8/8/8/8/8/PPP1PPPP/2B1K2R b K - 1 30");
         check_reached("4k3/8/8/8/8/8/PPPBPPPP/4K2R w K - 0 30", "d2c1", "4k3/8/8/8/8/8/PPP1PPPP/2B1K2R b K - 1 30");
@@ -180,7 +188,8 @@ TEST_CASE("some man of the side that just moved can have made the last move", "[
     }
     SECTION("a halfmove clock that rules out the pawn moves") {
         check_impossible("4k3/8/8/8/8/4P3/PPPP1PPP/R3K2R b KQ - 1 30",
-                         "none of its men can have made it (with the halfmove clock at 1, it was neither a pawn move nor a capture)");
+                         "none of its men can have made it (with the halfmove clock at 1, it was neither a pawn move "
+                         "nor a capture)");
         check_possible("4k3/8/8/8/8/4P3/PPPP1PPP/R3K2R b KQ - 0 30");
         check_reached("4k3/8/8/8/8/8/PPPPPPPP/R3K2R w KQ - 0 30", "e2e3", "4k3/8/8/8/8/4P3/PPPP1PPP/R3K2R b KQ - 0 30");
     }
@@ -230,7 +239,8 @@ TEST_CASE("an en passant square whose double step ended a check of its own side"
     check_impossible("8/7k/8/8/3pP3/8/8/1B2K3 b - e3 0 40",
                      "the en passant square e3 says the last move was e2-e4, but before it the bishop on b1 gave check "
                      "through e4 with White to move");
-    check_impossible("K7/8/8/3pP3/8/8/8/k6q w - d6 0 40", "before it the queen on h1 gave check through d5 with Black to move");
+    check_impossible("K7/8/8/3pP3/8/8/8/k6q w - d6 0 40",
+                     "before it the queen on h1 gave check through d5 with Black to move");
     // Without the field, the bishop came from c2 (or a2).
     check_possible("8/7k/8/8/3pP3/8/8/1B2K3 b - - 0 40");
     // A double step that is possible but whose capture is illegal (it opens the rank to
@@ -295,7 +305,7 @@ int refused_in_random_games(int positions, uint64_t seed) {
     return refused;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("every position of random games passes the last-move checks", "[fen][last-move]") {
     // Reachable by construction: each FEN of a real game must read back.

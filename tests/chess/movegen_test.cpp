@@ -38,7 +38,8 @@ MoveList generated(const Position& pos, GenKind kind) {
 }
 
 Move from_raw(uint16_t raw) {
-    return Move(Square(raw & 63), Square((raw >> 6) & 63), Move::Kind(raw >> 14), PieceType(((raw >> 12) & 3) + Knight));
+    return Move(Square(raw & 63), Square((raw >> 6) & 63), Move::Kind(raw >> 14),
+                PieceType(((raw >> 12) & 3) + Knight));
 }
 
 std::vector<uint16_t> sorted_raw(const MoveList& list) {
@@ -60,9 +61,9 @@ bool leaves_king_safe(const Position& pos, Square from, Square to, Square captur
     const Square king = type_of(pos.piece_on(from)) == King ? to : pos.king_square(us);
     const Bitboard diagonal = pos.pieces(Bishop) | pos.pieces(Queen);
     const Bitboard straight = pos.pieces(Rook) | pos.pieces(Queen);
-    const Bitboard attackers = (pawn_attacks(us, king) & pos.pieces(Pawn)) | (knight_attacks(king) & pos.pieces(Knight)) |
-                               (king_attacks(king) & pos.pieces(King)) | (bishop_attacks(king, occupied) & diagonal) |
-                               (rook_attacks(king, occupied) & straight);
+    const Bitboard attackers = (pawn_attacks(us, king) & pos.pieces(Pawn)) |
+                               (knight_attacks(king) & pos.pieces(Knight)) | (king_attacks(king) & pos.pieces(King)) |
+                               (bishop_attacks(king, occupied) & diagonal) | (rook_attacks(king, occupied) & straight);
     return !(attackers & enemies);
 }
 
@@ -76,8 +77,7 @@ std::vector<uint16_t> slow_legal_moves(const Position& pos) {
         if (!leaves_king_safe(pos, from, to, captured)) return;
         if (kind == Move::Promotion)
             for (PieceType t : {Knight, Bishop, Rook, Queen}) moves.push_back(Move(from, to, kind, t).raw());
-        else
-            moves.push_back(Move(from, to, kind).raw());
+        else moves.push_back(Move(from, to, kind).raw());
     };
     for (Square from : squares(ours)) {
         const PieceType type = type_of(pos.piece_on(from));
@@ -94,7 +94,8 @@ std::vector<uint16_t> slow_legal_moves(const Position& pos) {
         if (!contains(occupied, one)) {
             add(from, one, pawn_kind(one), NoSquare);
             const Square two = Square(one + up);
-            if (relative_rank(us, rank_of(from)) == Rank2 && !contains(occupied, two)) add(from, two, Move::Normal, NoSquare);
+            if (relative_rank(us, rank_of(from)) == Rank2 && !contains(occupied, two))
+                add(from, two, Move::Normal, NoSquare);
         }
         for (Square to : squares(pawn_attacks(us, from) & theirs)) add(from, to, pawn_kind(to), to);
         if (pos.ep_square() != NoSquare && contains(pawn_attacks(us, from), pos.ep_square()))
@@ -139,9 +140,11 @@ std::string movegen_problem(const Position& pos) {
         return why.str();
     }
     for (Move m : noisy)
-        if (!pos.is_capture(m) && m.kind() != Move::Promotion) return "noisy move " + to_uci(m, c960) + " is neither capture nor promotion";
+        if (!pos.is_capture(m) && m.kind() != Move::Promotion)
+            return "noisy move " + to_uci(m, c960) + " is neither capture nor promotion";
     for (Move m : quiet)
-        if (pos.is_capture(m) || m.kind() == Move::Promotion) return "quiet move " + to_uci(m, c960) + " is a capture or promotion";
+        if (pos.is_capture(m) || m.kind() == Move::Promotion)
+            return "quiet move " + to_uci(m, c960) + " is a capture or promotion";
     // Position::is_noisy names the same partition.
     for (Move m : noisy)
         if (!pos.is_noisy(m)) return "noisy move " + to_uci(m, c960) + " is not is_noisy";
@@ -158,7 +161,8 @@ std::string movegen_problem(const Position& pos) {
             if (!std::binary_search(without_castling.begin(), without_castling.end(), raw))
                 return "legal move " + to_uci(from_raw(raw), c960) + " is not generated";
         for (uint16_t raw : without_castling)
-            if (!std::binary_search(slow.begin(), slow.end(), raw)) return "illegal move " + to_uci(from_raw(raw), c960) + " is generated";
+            if (!std::binary_search(slow.begin(), slow.end(), raw))
+                return "illegal move " + to_uci(from_raw(raw), c960) + " is generated";
     }
     if (pos.ep_square() != NoSquare && !slow_en_passant_exists(pos, pos.ep_square()))
         return "en passant square " + square_name(pos.ep_square()) + " is kept without a legal capture";
@@ -182,11 +186,12 @@ std::string movegen_problem(const Position& pos) {
         if (child.checkers() != (child.attackers_to(their_king, child.occupied()) & child.pieces(us)))
             return uci + " gives a child whose checkers() are wrong";
         if (pos.gives_check(m) != child.in_check())
-            return uci + (child.in_check() ? " gives check but gives_check() says no" : " gives no check but gives_check() says it does");
+            return uci + (child.in_check() ? " gives check but gives_check() says no"
+                                           : " gives no check but gives_check() says it does");
         // After a double push the child keeps the en passant square exactly when a
         // capture is legal there.
-        const bool double_push = type_of(pos.piece_on(m.from())) == Pawn &&
-                                 (m.to() == m.from() + 16 || m.from() == m.to() + 16);
+        const bool double_push =
+            type_of(pos.piece_on(m.from())) == Pawn && (m.to() == m.from() + 16 || m.from() == m.to() + 16);
         if (double_push) {
             const Square ep = Square((m.from() + m.to()) / 2);
             const Square expected = slow_en_passant_exists(child, ep) ? ep : NoSquare;
@@ -224,9 +229,7 @@ std::vector<SuitePosition> suite_positions() {
 using Strings = std::vector<std::string>;
 
 // Squares and moves are compared as text so that a failure prints readable names.
-std::string ep_name(const Position& pos) {
-    return pos.ep_square() == NoSquare ? "-" : square_name(pos.ep_square());
-}
+std::string ep_name(const Position& pos) { return pos.ep_square() == NoSquare ? "-" : square_name(pos.ep_square()); }
 
 std::vector<std::string> uci_moves(const Position& pos, GenKind kind = GenKind::All) {
     std::vector<std::string> result;
@@ -268,8 +271,7 @@ std::vector<Move> en_passant_moves(const Position& pos) {
     return result;
 }
 
-
-} // namespace
+}  // namespace
 
 TEST_CASE("generator properties on the suite positions and on random games from them", "[movegen]") {
     std::mt19937 rng(960);
@@ -330,13 +332,13 @@ TEST_CASE("gives_check sees direct, discovered, castling, en passant and promoti
         CHECK(pos.gives_check(m) == pos.apply(m).in_check());
         return pos.gives_check(m);
     };
-    CHECK(checks("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"));                 // direct
+    CHECK(checks("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"));  // direct
     CHECK_FALSE(checks("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a7"));
-    CHECK(checks("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3"));              // discovered by a knight
-    CHECK(checks("1k6/8/8/8/8/8/1K6/1R6 w - - 0 1", "b2c3"));                // discovered by the king
-    CHECK(checks("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));                 // the castled rook on f1
+    CHECK(checks("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3"));  // discovered by a knight
+    CHECK(checks("1k6/8/8/8/8/8/1K6/1R6 w - - 0 1", "b2c3"));    // discovered by the king
+    CHECK(checks("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));     // the castled rook on f1
     CHECK_FALSE(checks("6k1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));
-    CHECK(checks("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"));                 // the rook on d1
+    CHECK(checks("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"));  // the rook on d1
     // En passant: both pawns leave the rank; the captured pawn opens a diagonal; the
     // capturing pawn checks from d6; or nothing.
     CHECK(checks("8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 5", "e5d6"));

@@ -22,7 +22,9 @@ namespace {
 Position parse(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960); }
 // The castling tests' kings and rooks alone with their rights: no man of the side not
 // to move can have made the last move, so they are read as Playable.
-Position composed(std::string_view fen, bool chess960 = false) { return test::parse_fen(fen, chess960, FenCheck::Playable); }
+Position composed(std::string_view fen, bool chess960 = false) {
+    return test::parse_fen(fen, chess960, FenCheck::Playable);
+}
 
 // The move `san` must be legal and be `expected`.
 void check_san_move(const Position& pos, std::string_view san, Move expected) {
@@ -53,7 +55,7 @@ Position play_san(Position pos, std::initializer_list<std::string_view> sans) {
 
 std::vector<std::string> epd_fens(const std::string& file) { return test::epd_fens(file); }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("Square names", "[notation]") {
     CHECK(square_name(A1) == "a1");
@@ -153,8 +155,8 @@ TEST_CASE("UCI castling: king two squares in standard chess, king takes rook in 
 
 TEST_CASE("UCI parsing rejects illegal moves and garbage", "[notation]") {
     const Position start = Position::startpos();
-    for (const char* bad : {"", "e2", "e2e", "e2e5", "e7e5", "e1e2", "e2e4q", "e2e4e4", "e2-e4", "0000",
-                            "a1a1", "xyzw", "e9e4", "i2i4", "Nf3", "e2 e4", "g1g3"}) {
+    for (const char* bad : {"", "e2", "e2e", "e2e5", "e7e5", "e1e2", "e2e4q", "e2e4e4", "e2-e4", "0000", "a1a1", "xyzw",
+                            "e9e4", "i2i4", "Nf3", "e2 e4", "g1g3"}) {
         INFO(bad);
         CHECK_FALSE(parse_uci(start, bad).has_value());
     }
@@ -465,7 +467,7 @@ void random_games(const Position& start, int games, int plies, std::mt19937& rng
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("UCI and SAN round trip for every legal move along random games", "[notation]") {
     std::mt19937 rng(0xA4B17E4);

@@ -97,20 +97,15 @@ void run_suite(const std::string& file, bool chess960, size_t expected_positions
     }
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("perft matches the standard suite", "[perft]") {
-    run_suite("standard.epd", false, 128);
-}
+TEST_CASE("perft matches the standard suite", "[perft]") { run_suite("standard.epd", false, 128); }
 
-TEST_CASE("perft matches the Chess960 suite", "[perft]") {
-    run_suite("chess960.epd", true, 960);
-}
+TEST_CASE("perft matches the Chess960 suite", "[perft]") { run_suite("chess960.epd", true, 960); }
 
 TEST_CASE("perft at depth 0 is one node", "[perft]") {
     CHECK(perft(Position::startpos(), 0) == 1);
-    const Position kiwipete =
-        parse("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false);
+    const Position kiwipete = parse("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false);
     CHECK(perft(kiwipete, 0) == 1);
     // Checkmate: no moves, but the position itself is still one node.
     const Position mated = parse("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false);
@@ -155,10 +150,9 @@ TEST_CASE("divide has one entry per legal move and sums to perft", "[perft]") {
 TEST_CASE("divide of the start position matches the published split", "[perft]") {
     // Depth 3 per root move, as printed by Stockfish 15.1 `go perft 3`.
     const std::vector<std::pair<std::string, uint64_t>> expected = {
-        {"a2a3", 380}, {"b2b3", 420}, {"c2c3", 420}, {"d2d3", 539}, {"e2e3", 599},
-        {"f2f3", 380}, {"g2g3", 420}, {"h2h3", 380}, {"a2a4", 420}, {"b2b4", 421},
-        {"c2c4", 441}, {"d2d4", 560}, {"e2e4", 600}, {"f2f4", 401}, {"g2g4", 421},
-        {"h2h4", 420}, {"b1a3", 400}, {"b1c3", 440}, {"g1f3", 440}, {"g1h3", 400},
+        {"a2a3", 380}, {"b2b3", 420}, {"c2c3", 420}, {"d2d3", 539}, {"e2e3", 599}, {"f2f3", 380}, {"g2g3", 420},
+        {"h2h3", 380}, {"a2a4", 420}, {"b2b4", 421}, {"c2c4", 441}, {"d2d4", 560}, {"e2e4", 600}, {"f2f4", 401},
+        {"g2g4", 421}, {"h2h4", 420}, {"b1a3", 400}, {"b1c3", 440}, {"g1f3", 440}, {"g1h3", 400},
     };
     const auto entries = divide(Position::startpos(), 3);
     REQUIRE(entries.size() == expected.size());

@@ -76,19 +76,21 @@ PgnError only_error(std::string_view text) {
     return r.errors[0];
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("PGN tag pairs, escapes and the Seven Tag Roster", "[pgn]") {
-    const PgnGame g = read_one("[Event \"A \\\"quoted\\\" \\\\ event\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n"
-                               "[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 1-0\n");
+    const PgnGame g = read_one(
+        "[Event \"A \\\"quoted\\\" \\\\ event\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n"
+        "[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 1-0\n");
     CHECK(g.tag("Event") == "A \"quoted\" \\ event");
     CHECK(g.tag("White") == "Alice");
     CHECK(g.tag("ECO") == "C20");
     CHECK_FALSE(g.tag("Site").has_value());
     CHECK(g.result == "1-0");
     const std::string written = write_pgn(g);
-    CHECK(written.starts_with("[Event \"A \\\"quoted\\\" \\\\ event\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
-                              "[Round \"?\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n"));
+    CHECK(
+        written.starts_with("[Event \"A \\\"quoted\\\" \\\\ event\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+                            "[Round \"?\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n"));
     check_round_trip(g);
 }
 
@@ -98,7 +100,8 @@ TEST_CASE("PGN move numbers, check marks and results", "[pgn]") {
     CHECK(sans(g) == std::vector<std::string>{"f3", "e5", "g4", "Qh4#"});
     CHECK(g.result == "0-1");
     CHECK(g.mainline().status() == GameStatus::Checkmate);
-    for (const char* result : {"1-0", "0-1", "1/2-1/2", "*"}) CHECK(read_one(std::string("1. e4 ") + result).result == result);
+    for (const char* result : {"1-0", "0-1", "1/2-1/2", "*"})
+        CHECK(read_one(std::string("1. e4 ") + result).result == result);
     // No result token: the Result tag's, or *.
     CHECK(read_one("[Result \"1/2-1/2\"]\n1. e4 e5").result == "1/2-1/2");
     CHECK(read_one("1. e4 e5").result == "*");
@@ -161,8 +164,9 @@ TEST_CASE("PGN nested variations", "[pgn]") {
     CHECK(sans(after_c5, nf3.variations[0].moves) == std::vector<std::string>{"Nc3", "Nc6"});
     REQUIRE(nf3.variations[0].moves[1].variations.size() == 1);
     CHECK(g.moves[2].comment == "main");
-    CHECK(flat(write_pgn(g)).find("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6 (2... e6)) 2... d6) (1... e6) 2. Nf3 {main} "
-                            "(2. f4 exf4) 2... Nc6 *") != std::string::npos);
+    CHECK(flat(write_pgn(g))
+              .find("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6 (2... e6)) 2... d6) (1... e6) 2. Nf3 {main} "
+                    "(2. f4 exf4) 2... Nc6 *") != std::string::npos);
     check_round_trip(g);
 }
 
@@ -250,8 +254,9 @@ TEST_CASE("PGN several games, line endings, escape lines", "[pgn]") {
     CHECK(read_one("\xEF\xBB\xBF% produced by a program\n1. e4 *").moves.size() == 1);
     // A comment outside any game (a preamble, a remark after a result) is no game: the
     // games keep their numbers.
-    const PgnReadResult c = read_pgn("{Collected by X}\n\n[Event \"a\"]\n\n1. e4 e5 1-0 {White won on time}\n\n"
-                                     "[Event \"b\"]\n\n1. d4 *\n{the end}\n");
+    const PgnReadResult c = read_pgn(
+        "{Collected by X}\n\n[Event \"a\"]\n\n1. e4 e5 1-0 {White won on time}\n\n"
+        "[Event \"b\"]\n\n1. d4 *\n{the end}\n");
     REQUIRE(c.errors.empty());
     REQUIRE(c.games.size() == 2);
     CHECK(c.games[0].number == 1);
@@ -263,9 +268,10 @@ TEST_CASE("PGN several games, line endings, escape lines", "[pgn]") {
 }
 
 TEST_CASE("PGN errors name the game, the line and the token; other games are kept", "[pgn]") {
-    const PgnReadResult r = read_pgn("[Event \"ok\"]\n\n1. e4 e5 1-0\n\n"
-                                     "[Event \"bad\"]\n\n1. e4 e5\n2. Kxx Nc6 0-1\n\n"
-                                     "[Event \"after\"]\n\n1. d4 *\n");
+    const PgnReadResult r = read_pgn(
+        "[Event \"ok\"]\n\n1. e4 e5 1-0\n\n"
+        "[Event \"bad\"]\n\n1. e4 e5\n2. Kxx Nc6 0-1\n\n"
+        "[Event \"after\"]\n\n1. d4 *\n");
     REQUIRE(r.errors.size() == 1);
     CHECK(r.errors[0].game == 2);
     CHECK(r.errors[0].line == 8);
@@ -285,7 +291,8 @@ TEST_CASE("PGN errors name the game, the line and the token; other games are kep
     CHECK_THAT(only_error("[Event \"x\"\n1. e4 *").message, Catch::Contains("expected ']'"));
     CHECK_THAT(only_error("[Event x]\n1. e4 *").message, Catch::Contains("quoted value"));
     CHECK_THAT(only_error("[\"x\"]\n*").message, Catch::Contains("tag name"));
-    CHECK_THAT(only_error("[Event \"x]\n").message, Catch::Contains("unterminated string") || Catch::Contains("quoted"));
+    CHECK_THAT(only_error("[Event \"x]\n").message,
+               Catch::Contains("unterminated string") || Catch::Contains("quoted"));
     CHECK_THAT(only_error("1. e4 {never closed *").message, Catch::Contains("unterminated comment"));
     CHECK_THAT(only_error("1. e4 (1. d4 *").message, Catch::Contains("variation"));
     CHECK_THAT(only_error("1. e4 (1. d4").message, Catch::Contains("missing ')'"));

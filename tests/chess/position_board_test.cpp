@@ -33,7 +33,7 @@ void check_every_move(const Position& pos) {
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("apply_board makes the move apply makes", "[position]") {
     const char* fens[] = {
@@ -41,8 +41,8 @@ TEST_CASE("apply_board makes the move apply makes", "[position]") {
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "8/8/8/2k5/3Pp3/8/8/4K2R b K d3 0 1",       // en passant
-        "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",        // a pinned pawn
+        "8/8/8/2k5/3Pp3/8/8/4K2R b K d3 0 1",  // en passant
+        "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",   // a pinned pawn
         "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",
         "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",  // promotions with capture
     };

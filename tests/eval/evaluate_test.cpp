@@ -45,7 +45,8 @@ std::string mirror_fen(std::string_view fen) {
         start = end + 1;
     }
     auto swap_case = [](std::string s) {
-        for (char& c : s) c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
+        for (char& c : s)
+            c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
         return s;
     };
     std::string out;
@@ -92,7 +93,7 @@ std::vector<std::string> suite_fens() {
     return fens;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("evaluation is colour-symmetric on hand-picked positions", "[eval]") {
     for (std::string_view fen : std::vector<std::string_view>{
@@ -154,11 +155,9 @@ TEST_CASE("drawish material scores close to zero", "[eval]") {
         int bound;
     };
     for (const Case c : {
-             Case{"8/8/4k3/8/8/3K4/8/8 w - - 0 1", 30},
-             Case{"8/8/4k3/8/8/3K4/8/8 b - - 0 1", 30},
-             Case{"7k/8/8/8/8/8/8/K7 w - - 0 1", 30},
-             Case{"8/8/4k3/8/8/3KN3/8/8 w - - 0 1", 50},  // a lone knight
-             Case{"8/8/4k3/8/8/3KB3/8/8 b - - 0 1", 50},  // a lone bishop
+             Case{"8/8/4k3/8/8/3K4/8/8 w - - 0 1", 30}, Case{"8/8/4k3/8/8/3K4/8/8 b - - 0 1", 30},
+             Case{"7k/8/8/8/8/8/8/K7 w - - 0 1", 30}, Case{"8/8/4k3/8/8/3KN3/8/8 w - - 0 1", 50},  // a lone knight
+             Case{"8/8/4k3/8/8/3KB3/8/8 b - - 0 1", 50},                                           // a lone bishop
              Case{"8/8/4kn2/8/8/3K4/8/7R w - - 0 1", 100},  // rook against knight
          }) {
         const int score = eval::evaluate(parse(c.fen));

@@ -25,8 +25,8 @@ namespace {
 
 // The first `hidden` values of each perspective: the rest of an Accumulator is unused.
 bool same(const Accumulator& a, const Accumulator& b, int hidden) {
-    return std::memcmp(a.values[0], b.values[0], size_t(hidden) * 2) == 0
-           && std::memcmp(a.values[1], b.values[1], size_t(hidden) * 2) == 0;
+    return std::memcmp(a.values[0], b.values[0], size_t(hidden) * 2) == 0 &&
+           std::memcmp(a.values[1], b.values[1], size_t(hidden) * 2) == 0;
 }
 
 int pieces(const Position& pos) { return popcount(pos.occupied()); }
@@ -65,12 +65,14 @@ Position transformed(const Position& pos, SquareMap from, bool swap_colours) {
 
 // Colours swapped and ranks flipped, the other side to move.
 Position mirrored(const Position& pos) {
-    return transformed(pos, [](Square s) { return Square(s ^ 56); }, true);
+    return transformed(
+        pos, [](Square s) { return Square(s ^ 56); }, true);
 }
 
 // Mirrored left-right (file a <-> h).
 Position mirrored_files(const Position& pos) {
-    return transformed(pos, [](Square s) { return Square(s ^ 7); }, false);
+    return transformed(
+        pos, [](Square s) { return Square(s ^ 7); }, false);
 }
 
 struct Coverage {
@@ -85,8 +87,8 @@ void note_move(const Position& pos, Move m, Coverage& cov) {
         ++(pos.chess960() ? cov.castling960 : cov.castling);
         const Color us = pos.side_to_move();
         const bool king_side = m.to() > m.from();
-        if (pos.chess960() && (m.from() == relative_square(us, king_side ? G1 : C1)
-                               || m.to() == relative_square(us, king_side ? F1 : D1)))
+        if (pos.chess960() && (m.from() == relative_square(us, king_side ? G1 : C1) ||
+                               m.to() == relative_square(us, king_side ? F1 : D1)))
             ++cov.castling960_piece_stays;
     }
     if (m.kind() == Move::EnPassant) ++cov.en_passant;
@@ -118,8 +120,8 @@ void check_top(AccumulatorStack& stack, const Network& net, const Position& pos)
 // root (castling); a deep one climbs to the stack's capacity.
 enum class Walk { Shallow, Deep };
 
-void random_walk(const Network& net, Isa isa, const Position& root, uint32_t seed, int steps,
-                 Walk walk, Coverage& cov) {
+void random_walk(const Network& net, Isa isa, const Position& root, uint32_t seed, int steps, Walk walk,
+                 Coverage& cov) {
     std::mt19937 rng(seed);
     AccumulatorStack stack(isa);
     stack.reset(net, root);
@@ -169,7 +171,8 @@ void random_walk(const Network& net, Isa isa, const Position& root, uint32_t see
 
 std::vector<Position> start_positions() {
     std::vector<Position> starts;
-    for (const std::string& fen : test::epd_fens("standard.epd")) starts.push_back(test::parse_fen(fen, false, FenCheck::Playable));
+    for (const std::string& fen : test::epd_fens("standard.epd"))
+        starts.push_back(test::parse_fen(fen, false, FenCheck::Playable));
     const std::vector<std::string> fens960 = test::epd_fens("chess960.epd");
     for (size_t i = 0; i < fens960.size(); i += 16) starts.push_back(test::parse_fen(fens960[i], true));
     // Pawns about to promote with pieces to take, and an en passant capture on the board.
@@ -178,7 +181,7 @@ std::vector<Position> start_positions() {
     return starts;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a tiny hand-made net evaluates as the spec's formula says", "[nnue]") {
     auto net = std::make_unique<Network>();  // all zero
@@ -190,7 +193,7 @@ TEST_CASE("a tiny hand-made net evaluates as the spec's formula says", "[nnue]")
 
     SECTION("one neuron inside the clamp; both divisions truncate toward zero") {
         net->feature_weights[324 * 256 + 0] = 200;
-        net->output_weights[0] = 37;                // side to move's accumulator
+        net->output_weights[0] = 37;         // side to move's accumulator
         net->output_weights[256 + 0] = -50;  // the other side's
         const Accumulator acc = fresh(*net, white_to_move);
         CHECK(acc.values[White][0] == 200);
@@ -232,9 +235,9 @@ TEST_CASE("a bucketed net evaluates with the bucket of the piece count", "[nnue]
     // neuron 0 of the White king on e1 feeds only bucket 1's weight.
     for (int b = 0; b < MaterialBucketCount; ++b) net.output_biases[b] = (b + 1) * QA * QB / 4;
     net.feature_weights[324 * 384 + 0] = 100;
-    net.output_weights[1 * 768 + 0] = 10;  // bucket 1, side to move's accumulator
-    const Position kings = test::parse_fen("k7/8/8/8/8/8/8/4K3 w - - 0 1");            // 2 pieces: bucket 0
-    const Position six = test::parse_fen("k7/8/8/8/8/8/PPPP4/4K3 w - - 0 1");          // 6 pieces: bucket 1
+    net.output_weights[1 * 768 + 0] = 10;                                      // bucket 1, side to move's accumulator
+    const Position kings = test::parse_fen("k7/8/8/8/8/8/8/4K3 w - - 0 1");    // 2 pieces: bucket 0
+    const Position six = test::parse_fen("k7/8/8/8/8/8/PPPP4/4K3 w - - 0 1");  // 6 pieces: bucket 1
     const Position full = test::parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");  // 32: 7
     CHECK(evaluate(net, kings) == 100);
     // Bucket 1: 100^2 * 10 = 100000; / 255 = 392; (392 + 8160) * 400 / 16320 = 209.6 -> 209.
@@ -246,7 +249,8 @@ TEST_CASE("a bucketed net evaluates with the bucket of the piece count", "[nnue]
     Accumulator acc;
     refresh(net, six, acc);
     for (int pieces = 2; pieces <= 32; ++pieces)
-        CHECK(evaluate(net, acc, White, pieces) == (output_bucket(pieces) == 1 ? 209 : (output_bucket(pieces) + 1) * 100));
+        CHECK(evaluate(net, acc, White, pieces) ==
+              (output_bucket(pieces) == 1 ? 209 : (output_bucket(pieces) + 1) * 100));
 }
 
 TEST_CASE("the incremental stack matches refresh with bucketed nets of other sizes", "[nnue]") {
@@ -290,7 +294,8 @@ TEST_CASE("a king-bucketed net reads the features of its king's view", "[nnue]")
     const Position e1 = test::parse_fen("k7/8/8/8/8/8/8/4K3 w - - 0 1");
     AccumulatorStack stack;
     stack.reset(net, e1);
-    for (const auto& [uci, expected] : std::vector<std::pair<std::string, int>>{{"e1d1", 142}, {"e1f1", 0}, {"e1e2", 0}}) {
+    for (const auto& [uci, expected] :
+         std::vector<std::pair<std::string, int>>{{"e1d1", 142}, {"e1f1", 0}, {"e1e2", 0}}) {
         INFO(uci);
         const Move m = *parse_uci(e1, uci);
         AccumulatorGuard guard(stack, e1, m);
@@ -366,7 +371,7 @@ void walk_with_guards(AccumulatorStack& stack, const Network& net, const Positio
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("guards pop what they push; only the leaves are computed", "[nnue]") {
     const Architecture arch = GENERATE(Architecture::Plain, Architecture::KingBuckets);
@@ -401,7 +406,8 @@ TEST_CASE("a position and its colour-flipped mirror evaluate the same", "[nnue]"
             // Each side's view of one board is the other side's view of the mirror.
             CHECK(std::memcmp(a.values[White], b.values[Black], 2 * size_t(net->hidden_size())) == 0);
             CHECK(std::memcmp(a.values[Black], b.values[White], 2 * size_t(net->hidden_size())) == 0);
-            CHECK(evaluate(*net, a, pos.side_to_move(), pieces(pos)) == evaluate(*net, b, mirror.side_to_move(), pieces(mirror)));
+            CHECK(evaluate(*net, a, pos.side_to_move(), pieces(pos)) ==
+                  evaluate(*net, b, mirror.side_to_move(), pieces(mirror)));
             ++compared;
             const MoveList moves = legal_moves(pos);
             if (moves.empty()) break;
@@ -440,8 +446,8 @@ TEST_CASE("a king-bucketed net handles positions with more than 32 pieces", "[nn
     // "Allow Unreachable Positions" admits boards like this one (50 pieces): a king move
     // that changes its view rebuilds that perspective from every piece on the board.
     const auto net = test::random_network(13, Architecture::KingBuckets, 256);
-    const Position pos = test::parse_fen("1k6/nnnnnnnn/nnnnnnnn/nnnnnnnn/NNNNNNNN/NNNNNNNN/NNNNNNNN/1K6 w - - 0 1", false,
-                                         FenCheck::Playable);
+    const Position pos = test::parse_fen("1k6/nnnnnnnn/nnnnnnnn/nnnnnnnn/NNNNNNNN/NNNNNNNN/NNNNNNNN/1K6 w - - 0 1",
+                                         false, FenCheck::Playable);
     REQUIRE(pieces(pos) == 50);
     AccumulatorStack stack;
     stack.reset(*net, pos);

@@ -41,8 +41,8 @@ int64_t reference_output_sum(const int16_t* us, const int16_t* them, const int16
 }
 
 bool same(const Accumulator& a, const Accumulator& b, int hidden) {
-    return std::memcmp(a.values[0], b.values[0], size_t(hidden) * 2) == 0
-           && std::memcmp(a.values[1], b.values[1], size_t(hidden) * 2) == 0;
+    return std::memcmp(a.values[0], b.values[0], size_t(hidden) * 2) == 0 &&
+           std::memcmp(a.values[1], b.values[1], size_t(hidden) * 2) == 0;
 }
 
 // The SIMD instruction sets this CPU runs.
@@ -54,7 +54,7 @@ std::vector<Isa> simd_isas() {
     return isas;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("the kernel set in use is the best this CPU runs", "[nnue]") {
     const Isa expected = isa_available(Isa::Avx512) ? Isa::Avx512 : isa_available(Isa::Avx2) ? Isa::Avx2 : Isa::Scalar;
@@ -93,7 +93,8 @@ TEST_CASE("kernels agree with the reference formulas and with each other", "[nnu
                 REQUIRE(simd.output_sum(parent.values[White], parent.values[Black], weights) == expected);
                 for (const Color stm : {White, Black})
                     for (const int pieces : {2, 17, 32})
-                        REQUIRE(evaluate(scalar, *net, parent, stm, pieces) == evaluate(simd, *net, parent, stm, pieces));
+                        REQUIRE(evaluate(scalar, *net, parent, stm, pieces) ==
+                                evaluate(simd, *net, parent, stm, pieces));
             }
 
             // Accumulator update with any number of rows up to two each way.
@@ -161,8 +162,8 @@ TEST_CASE("kernels agree on the accumulators of real positions", "[nnue]") {
                 const int pieces = popcount(pos.occupied());
                 for (const Isa isa : isas)
                     for (const Color stm : {White, Black})
-                        REQUIRE(evaluate(kernels(Isa::Scalar, hidden), *net, acc, stm, pieces)
-                                == evaluate(kernels(isa, hidden), *net, acc, stm, pieces));
+                        REQUIRE(evaluate(kernels(Isa::Scalar, hidden), *net, acc, stm, pieces) ==
+                                evaluate(kernels(isa, hidden), *net, acc, stm, pieces));
                 const MoveList moves = legal_moves(pos);
                 if (moves.empty()) break;
                 const Move m = moves[rng() % moves.size()];

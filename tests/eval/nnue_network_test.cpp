@@ -21,11 +21,11 @@ using Catch::Matchers::Contains;
 namespace {
 
 bool same_weights(const Network& a, const Network& b) {
-    return a.architecture() == b.architecture() && a.hidden_size() == b.hidden_size()
-           && std::ranges::equal(a.feature_weights, b.feature_weights)
-           && std::ranges::equal(a.feature_biases, b.feature_biases)
-           && std::ranges::equal(a.output_weights, b.output_weights)
-           && std::ranges::equal(a.output_biases, b.output_biases);
+    return a.architecture() == b.architecture() && a.hidden_size() == b.hidden_size() &&
+           std::ranges::equal(a.feature_weights, b.feature_weights) &&
+           std::ranges::equal(a.feature_biases, b.feature_biases) &&
+           std::ranges::equal(a.output_weights, b.output_weights) &&
+           std::ranges::equal(a.output_biases, b.output_biases);
 }
 
 bool aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
@@ -39,7 +39,8 @@ std::string refusal(const std::vector<std::byte>& bytes) {
 }
 
 std::filesystem::path temp_file(const std::string& name) {
-    return std::filesystem::temp_directory_path() / ("arbiter-test-" + std::to_string(std::random_device{}()) + "-" + name);
+    return std::filesystem::temp_directory_path() /
+           ("arbiter-test-" + std::to_string(std::random_device{}()) + "-" + name);
 }
 
 void write_file(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
@@ -48,7 +49,7 @@ void write_file(const std::filesystem::path& path, const std::vector<std::byte>&
     REQUIRE(out.good());
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("feature indices follow nets/README.md", "[nnue]") {
     // Own pieces first, ranks flipped for Black: a side's king on its own e-file home
@@ -143,8 +144,8 @@ TEST_CASE("bucketed networks of every hidden size load with every weight in plac
 
 TEST_CASE("output buckets follow the piece count as nets/README.md says", "[nnue]") {
     // (pieces - 2) / 4: 2-5 -> 0, 6-9 -> 1, ..., 26-29 -> 6, 30-32 -> 7.
-    const int expected[33] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
-                              4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7};
+    const int expected[33] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                              3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7};
     for (int pieces = 2; pieces <= 32; ++pieces) CHECK(output_bucket(pieces) == expected[pieces]);
     const Network plain(Architecture::Plain, 256), bucketed(Architecture::MaterialBuckets, 384);
     CHECK(plain.bucket(32) == 0);
@@ -184,7 +185,8 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
     }
     SECTION("unsupported hidden size") {
         test::set_u32(bytes, 16, 320);
-        CHECK_THAT(refusal(bytes), Contains("unsupported hidden size 320 (this build evaluates 128, 256, 384, 512, 768, 1024)"));
+        CHECK_THAT(refusal(bytes),
+                   Contains("unsupported hidden size 320 (this build evaluates 128, 256, 384, 512, 768, 1024)"));
         test::set_u32(bytes, 16, 0xFFFFFF00u);
         CHECK_THAT(refusal(bytes), Contains("unsupported hidden size 4294967040"));
     }

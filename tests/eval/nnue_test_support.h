@@ -36,7 +36,8 @@ inline std::unique_ptr<eval::nnue::Network> random_network(
 
 // The worst case of the output layer: every output weight at +QB (or -QB), for nets
 // whose accumulators sit at or above QA, so every term is 255^2 * 64.
-inline std::unique_ptr<eval::nnue::Network> extreme_network(eval::nnue::Architecture architecture, int hidden, int sign) {
+inline std::unique_ptr<eval::nnue::Network> extreme_network(eval::nnue::Architecture architecture, int hidden,
+                                                            int sign) {
     using namespace eval::nnue;
     auto net = std::make_unique<Network>(architecture, hidden);
     for (int16_t& b : net->feature_biases) b = FeatureWeightLimit;
@@ -72,13 +73,13 @@ inline std::vector<std::byte> serialise(const eval::nnue::Network& net) {
     const size_t h = size_t(net.hidden_size()), buckets = size_t(net.buckets());
     std::vector<std::byte> out;
     for (char c : {'A', 'R', 'B', 'N', 'N', 'U', 'E', '\0'}) out.push_back(std::byte(c));
-    put_u32(out, 1);                                   // format version
-    put_u32(out, uint32_t(net.architecture()));        // architecture id
-    put_u32(out, uint32_t(h));                         // hidden size
+    put_u32(out, 1);                             // format version
+    put_u32(out, uint32_t(net.architecture()));  // architecture id
+    put_u32(out, uint32_t(h));                   // hidden size
     const size_t inputs = net.architecture() == Architecture::KingBuckets ? 4 * 768 : 768;
     put_u32(out, uint32_t((inputs * h + h + buckets * 2 * h) * 2 + 4 * buckets));  // payload size
-    put_u32(out, 0);                                   // CRC-32, filled in below
-    put_u32(out, 0);                                   // reserved
+    put_u32(out, 0);                                                               // CRC-32, filled in below
+    put_u32(out, 0);                                                               // reserved
     for (int16_t w : net.feature_weights) put_i16(out, w);
     for (int16_t b : net.feature_biases) put_i16(out, b);
     for (int16_t w : net.output_weights) put_i16(out, w);
@@ -87,4 +88,4 @@ inline std::vector<std::byte> serialise(const eval::nnue::Network& net) {
     return out;
 }
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

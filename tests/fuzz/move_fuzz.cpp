@@ -103,7 +103,7 @@ void check_all_round_trips(const Position& pos, const MoveList& moves) {
     }
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;

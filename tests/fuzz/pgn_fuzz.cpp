@@ -30,7 +30,7 @@ void check_line(Position pos, const std::vector<PgnMove>& line) {
     }
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -34,8 +34,8 @@ void check(bool condition) {
 }
 
 constexpr std::string_view Materials[] = {
-    "KRPvKR", "KQRvKR", "KRRvKR", "KRBvKR", "KRNvKR", "KBBvKN",       // the 5-piece tables
-    "KQvK", "KRvK", "KPvK", "KRPvK", "KPPvK", "KQPvK", "KPvKP", "KQvKQ",  // small 3-4-piece files
+    "KRPvKR", "KQRvKR", "KRRvKR", "KRBvKR", "KRNvKR", "KBBvKN",                    // the 5-piece tables
+    "KQvK",   "KRvK",   "KPvK",   "KRPvK",  "KPPvK",  "KQPvK",  "KPvKP", "KQvKQ",  // small 3-4-piece files
 };
 constexpr int PositionsPerMaterial = 64;
 
@@ -85,13 +85,14 @@ std::vector<Position> positions_of(std::string_view material, uint32_t seed) {
 const std::vector<std::vector<Position>>& all_positions() {
     static const std::vector<std::vector<Position>> positions = [] {
         std::vector<std::vector<Position>> by_material;
-        for (size_t i = 0; i < std::size(Materials); ++i) by_material.push_back(positions_of(Materials[i], uint32_t(i + 1)));
+        for (size_t i = 0; i < std::size(Materials); ++i)
+            by_material.push_back(positions_of(Materials[i], uint32_t(i + 1)));
         return by_material;
     }();
     return positions;
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;

@@ -56,9 +56,9 @@ constexpr int MaxHashWork = 16;
 
 // The keywords that end a `searchmoves` list, as uci.cpp reads `go`.
 bool is_go_keyword(std::string_view word) {
-    static constexpr std::string_view Keywords[] = {"searchmoves", "ponder", "wtime",    "btime", "winc",
+    static constexpr std::string_view Keywords[] = {"searchmoves", "ponder",    "wtime", "btime", "winc",
                                                     "binc",        "movestogo", "depth", "nodes", "mate",
-                                                    "movetime",    "infinite", "perft"};
+                                                    "movetime",    "infinite",  "perft"};
     return std::find(std::begin(Keywords), std::end(Keywords), word) != std::end(Keywords);
 }
 
@@ -130,12 +130,12 @@ std::optional<Rewritten> rewrite(std::string_view line, Budget& budget) {
         const std::string name = join_words(views, 2, value_at);
         const std::optional<long long> number = whole_number(join_words(views, value_at + 1, views.size()));
         const bool hash = equal_ignoring_case(name, "Hash");
-        if ((hash || equal_ignoring_case(name, "Clear Hash")) && ++budget.hash_work > MaxHashWork)
-            return std::nullopt;
+        if ((hash || equal_ignoring_case(name, "Clear Hash")) && ++budget.hash_work > MaxHashWork) return std::nullopt;
         long long cap = 0;
         if (hash) cap = MaxHashMb;
         else if (equal_ignoring_case(name, "Threads")) cap = MaxThreads;
-        if (cap && number && *number > cap) return Rewritten{"setoption name " + name + " value " + std::to_string(cap)};
+        if (cap && number && *number > cap)
+            return Rewritten{"setoption name " + name + " value " + std::to_string(cap)};
         return Rewritten{std::string(line)};
     }
     if (command != "go") return Rewritten{std::string(line)};
@@ -225,7 +225,7 @@ uci::Session& reset(std::ostringstream& out) {
     return *session;
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view input(reinterpret_cast<const char*>(data), size);

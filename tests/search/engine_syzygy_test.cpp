@@ -64,13 +64,13 @@ SearchLimits depth(int d) {
     return limits;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("at a won root the engine plays a winning move and shows a tablebase win", "[engine][syzygy]") {
     Engine engine;
     REQUIRE(engine.load_tablebases(TableFolder).tables > 0);
-    for (const std::string fen : {"8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1", "8/2k5/8/8/8/8/8/KBN5 w - - 0 1",
-                                  "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"}) {
+    for (const std::string fen :
+         {"8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1", "8/2k5/8/8/8/8/8/KBN5 w - - 0 1", "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"}) {
         INFO(fen);
         const Position root = *Position::from_fen(fen).position;
         REQUIRE(syzygy::probe_wdl(engine.tablebases(), root) == syzygy::Wdl::Win);

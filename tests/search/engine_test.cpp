@@ -182,7 +182,7 @@ bool forced_mate(const Position& pos, int moves) {
     return false;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("go depth returns a legal best move with legal PVs", "[engine]") {
     Recorder recorder;
@@ -296,8 +296,7 @@ std::vector<int> reported_depths(const Recorder& recorder) {
     return depths;
 }
 
-TEST_CASE("a proven mate ends the deepening, and no depth is reported that the search did not reach",
-          "[engine]") {
+TEST_CASE("a proven mate ends the deepening, and no depth is reported that the search did not reach", "[engine]") {
     // Once a mate is proven, deeper iterations cut everything beyond it and repeat it
     // in a moment each: the search used to race to the ply limit and report every
     // depth (`depth 127 ... score mate 1`).
@@ -507,10 +506,10 @@ TEST_CASE("after an interrupted MultiPV iteration the lines come sorted, each at
             REQUIRE(reports.size() <= completed + 1);
             const std::vector<SearchInfo>& last = reports.back();
             REQUIRE(last.size() == 3);
-            INFO(root.fen() << " nodes " << limit << ", " << completed << " iterations completed: "
-                            << last[0].depth << " " << last[0].score << " " << line(last[0].pv) << "| "
-                            << last[1].depth << " " << last[1].score << " " << line(last[1].pv) << "| "
-                            << last[2].depth << " " << last[2].score << " " << line(last[2].pv));
+            INFO(root.fen() << " nodes " << limit << ", " << completed << " iterations completed: " << last[0].depth
+                            << " " << last[0].score << " " << line(last[0].pv) << "| " << last[1].depth << " "
+                            << last[1].score << " " << line(last[1].pv) << "| " << last[2].depth << " " << last[2].score
+                            << " " << line(last[2].pv));
             bool kept = false, searched_again = false;
             for (size_t i = 0; i < last.size(); ++i) {
                 CHECK(last[i].multipv == int(i + 1));
@@ -560,8 +559,7 @@ TEST_CASE("go nodes stops at the node limit", "[engine]") {
             limits.nodes = n;
             engine.new_game();
             run_search(engine, recorder, limits);
-            INFO("nodes " << n << " searched " << engine.last_search_nodes() << " first iteration "
-                          << first_iteration);
+            INFO("nodes " << n << " searched " << engine.last_search_nodes() << " first iteration " << first_iteration);
             CHECK(engine.last_search_nodes() >= n);
             CHECK(engine.last_search_nodes() <= std::max(n, first_iteration) + 64);
             REQUIRE_FALSE(recorder.iterations().empty());

@@ -51,7 +51,8 @@ TEST_CASE("a quiet update reaches the butterfly entry and each continuation entr
     CHECK(h->quiet(White, Bb5, NoThreats) == 0);
     CHECK(h->continuation(AfterNc6, current) == 0);
     CHECK(h->continuation(NoContinuation, current) == 0);
-    CHECK(h->quiet_score(White, NgF3, NoThreats, current, ContinuationContext{AfterNc6, NoContinuation, NoContinuation}) == 1000);
+    CHECK(h->quiet_score(White, NgF3, NoThreats, current,
+                         ContinuationContext{AfterNc6, NoContinuation, NoContinuation}) == 1000);
 
     h->clear();
     CHECK(h->quiet_score(White, NgF3, NoThreats, current, context) == 0);

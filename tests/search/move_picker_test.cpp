@@ -101,8 +101,8 @@ std::string names(const std::vector<Move>& moves) {
 
 struct Setup {
     Move tt;
-    std::vector<Move> killers;                   // added in this order
-    std::vector<std::pair<Move, int>> history;   // update_quiet calls for the side to move
+    std::vector<Move> killers;                  // added in this order
+    std::vector<std::pair<Move, int>> history;  // update_quiet calls for the side to move
 };
 
 enum Phase { GoodNoisy, Killer, Quiet, BadNoisy };
@@ -139,18 +139,19 @@ void check_main_order(const Position& pos, const Setup& setup) {
     int previous_key = 0;
     for (size_t i = first; i < got.moves.size(); ++i) {
         const Move m = got.moves[i];
-        const Phase phase = is_noisy(pos, m) ? (is_good_noisy(pos, m) ? GoodNoisy : BadNoisy)
-                                             : killer_phase(m) ? Killer : Quiet;
+        const Phase phase = is_noisy(pos, m)  ? (is_good_noisy(pos, m) ? GoodNoisy : BadNoisy)
+                            : killer_phase(m) ? Killer
+                                              : Quiet;
         INFO("move " << i << " " << to_uci(m, false) << " phase " << int(phase));
         CHECK(phase >= previous);
         CHECK(got.bad_stage[i] == (phase == BadNoisy));
         CHECK(got.refutation[i] == (phase == Killer));
         // Within a stage: captures by MVV-LVA, quiets by history and threats, killers in their slot order.
         const int key = phase == GoodNoisy ? mvv_lva(pos, m)
-                        : phase == Quiet   ? history->quiet(pos.side_to_move(), m, threats.any) +
-                                                 threat_bonus(pos, m, threats)
-                        : phase == Killer  ? (m == killers[0] ? 1 : 0)
-                                           : 0;
+                        : phase == Quiet
+                            ? history->quiet(pos.side_to_move(), m, threats.any) + threat_bonus(pos, m, threats)
+                        : phase == Killer ? (m == killers[0] ? 1 : 0)
+                                          : 0;
         if (phase == previous && i > first) CHECK(key <= previous_key);
         previous = phase;
         previous_key = key;
@@ -179,7 +180,7 @@ std::vector<Setup> setups(const Position& pos) {
     return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("main picker: every legal move once, in stage order", "[picker]") {
     for (std::string_view fen : Fens) {

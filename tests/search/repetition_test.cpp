@@ -28,7 +28,7 @@ std::vector<Key> keys_of(Position pos, const std::vector<Move>& moves) {
 
 const Move Nf3(G1, F3), Nf6(G8, F6), Ng1(F3, G1), Ng8(F6, G8), Null;
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a repetition inside the search path is a draw at once", "[search][repetition]") {
     // Root: the start position; the path Nf3 Nf6 Ng1 Ng8 brings it back.

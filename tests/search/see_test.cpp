@@ -44,7 +44,7 @@ void check_exact(std::string_view fen, std::string_view uci, int value) {
     CHECK(see_ge(pos, m, value - 1000));
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("SEE: capture of an undefended piece wins the piece", "[see]") {
     check_exact("4k3/8/8/4n3/8/8/8/4RK2 w - - 0 1", "e1e5", N);

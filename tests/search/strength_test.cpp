@@ -55,7 +55,7 @@ LimitedResult limited_search(Engine& engine, const Position& root, int elo, uint
     return result;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("strength levels grow with the Elo and are clamped to the option's range", "[strength]") {
     StrengthLevel previous = strength_level(MinLimitedElo);

@@ -54,8 +54,8 @@ TEST_CASE("threat bonus: escaping a cheaper attacker is rewarded, walking into o
     CHECK(bonus("d4e4") > 0);   // the queen leaves the rook's file
     CHECK(bonus("d4d5") == 0);  // and here stays on it
     CHECK(bonus("d4c4") > 0);
-    CHECK(bonus("c3e4") > 0);   // the knight escapes the pawn
-    CHECK(bonus("f3e5") < 0);   // a safe knight walks into a pawn's attack
+    CHECK(bonus("c3e4") > 0);  // the knight escapes the pawn
+    CHECK(bonus("f3e5") < 0);  // a safe knight walks into a pawn's attack
     CHECK(bonus("f3g5") < 0);
     CHECK(bonus("f3h4") == 0);
     CHECK(bonus("e2a6") == 0);  // a safe bishop to a safe square

@@ -33,7 +33,7 @@ void check_sane(const TimeBudget& b, int64_t time_ms, int64_t overhead_ms) {
     else CHECK(b.hard_ms <= 1);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("sudden death without increment", "[time]") {
     for (int64_t time : {100, 1000, 10'000, 60'000, 600'000, 3'600'000}) {
@@ -163,8 +163,8 @@ TEST_CASE("tiny clocks give a budget of at least 1 ms and at most the clock", "[
             for (int mtg : {0, 1, 2, 40}) {
                 for (int64_t inc : {0, 100}) {
                     const TimeBudget b = plan_time(clock(White, time, inc, mtg), White, overhead);
-                    INFO("time " << time << " overhead " << overhead << " mtg " << mtg << " inc " << inc
-                                 << " -> soft " << b.soft_ms << " hard " << b.hard_ms);
+                    INFO("time " << time << " overhead " << overhead << " mtg " << mtg << " inc " << inc << " -> soft "
+                                 << b.soft_ms << " hard " << b.hard_ms);
                     CHECK(b.soft_ms >= 1);
                     CHECK(b.hard_ms >= 1);
                     CHECK(b.soft_ms <= b.hard_ms);

@@ -38,7 +38,7 @@ int depth_of(const TranspositionTable& tt, Key key) {
     return data.depth;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("store then probe returns every field", "[tt]") {
     TranspositionTable tt;
@@ -267,7 +267,8 @@ TEST_CASE("resize clears, keeps working, and survives a failed allocation", "[tt
     // Keys spread over a small and a non-power-of-two table all land somewhere valid.
     for (size_t mb : {1u, 3u}) {
         REQUIRE(tt.resize(mb));
-        for (uint64_t i = 0; i < 4096; ++i) tt.store(i * 0x9E3779B97F4A7C15ull + 7, 0, E2E4, 0, 0, 1, Bound::Exact, false);
+        for (uint64_t i = 0; i < 4096; ++i)
+            tt.store(i * 0x9E3779B97F4A7C15ull + 7, 0, E2E4, 0, 0, 1, Bound::Exact, false);
         CHECK(has(tt, 4095 * 0x9E3779B97F4A7C15ull + 7));
         CHECK(has(tt, ~uint64_t(0)) == false);
         tt.store(~uint64_t(0), 0, E2E4, 0, 0, 1, Bound::Exact, false);

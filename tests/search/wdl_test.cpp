@@ -60,7 +60,7 @@ Wdl searched_wdl(Engine& engine, const Game& game, int depth) {
                     engine.tb_fifty_move_rule());
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("The material count weighs pawns 1, minor pieces 3, rooks 5, queens 9", "[search][wdl]") {
     CHECK(wdl_material(Position::startpos()) == 78);
@@ -117,7 +117,7 @@ TEST_CASE("The game's automatic endings are proven results", "[search][wdl]") {
     CHECK(proven_wdl(Game(parse("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), none, true) == CertainDraw);
     CHECK(proven_wdl(Game(parse("8/8/8/4k3/8/8/8/3BK3 b - - 0 1")), none, true) == CertainDraw);
     CHECK(proven_wdl(Game(parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")), none, true) == CertainDraw);  // stalemate
-    CHECK(proven_wdl(Game(parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")), none, true) == CertainLoss);   // mated
+    CHECK(proven_wdl(Game(parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")), none, true) == CertainLoss);  // mated
     CHECK_FALSE(proven_wdl(Game(Position::startpos()), none, true));
     CHECK_FALSE(proven_wdl(Game(parse("8/8/8/8/4k3/8/4P3/4K3 w - - 0 1")), none, true));
 }

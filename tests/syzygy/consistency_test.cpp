@@ -26,7 +26,7 @@ namespace {
 
 const std::string TableFolder = std::string(ARBITER_TEST_DATA) + "/syzygy";
 
-} // namespace
+}  // namespace
 
 TEST_CASE("sampled four-piece WDL and DTZ agree with one ply of search", "[syzygy]") {
     syzygy::Tablebases tables;

@@ -62,9 +62,8 @@ std::vector<int8_t> solve(PieceType type, const std::vector<int8_t>* queen, cons
                 for (Color stm : {White, Black}) {
                     if (wk == p || wk == bk || p == bk) continue;
                     if (type == Pawn && (rank_of(Square(p)) == Rank1 || rank_of(Square(p)) == Rank8)) continue;
-                    const FenResult parsed =
-                        Position::from_fen(fen_of(Square(wk), type, Square(p), Square(bk), stm, false), false,
-                                           FenCheck::Playable);
+                    const FenResult parsed = Position::from_fen(
+                        fen_of(Square(wk), type, Square(p), Square(bk), stm, false), false, FenCheck::Playable);
                     if (!parsed.position) continue;
                     const Position& pos = *parsed.position;
                     const size_t at = index_of(Square(wk), Square(p), Square(bk), stm);
@@ -83,8 +82,8 @@ std::vector<int8_t> solve(PieceType type, const std::vector<int8_t>* queen, cons
                         }
                         const Square s = lsb(extra);
                         const PieceType t = type_of(child.piece_on(s));
-                        const size_t child_index = index_of(child.king_square(White), s, child.king_square(Black),
-                                                            child.side_to_move());
+                        const size_t child_index =
+                            index_of(child.king_square(White), s, child.king_square(Black), child.side_to_move());
                         if (t == type) children[at].push_back(int32_t(child_index));
                         else if (t == Queen) children[at].push_back(-1 - ((*queen)[child_index] + 2));
                         else if (t == Rook) children[at].push_back(-1 - ((*rook)[child_index] + 2));
@@ -138,7 +137,7 @@ void compare(const syzygy::Tablebases& tables, PieceType type, const std::vector
     CHECK(mismatches == 0);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("every KQvK, KRvK and KPvK position matches a brute-force solver", "[syzygy][slow]") {
     syzygy::Tablebases tables;

@@ -39,15 +39,14 @@ std::string table_name(const Position& pos) {
         for (char c : s) value = value * 8 + int(std::string_view("PNBRQK").find(c)) + 1;
         return std::pair(s.size(), value);
     };
-    return order(side[White]) >= order(side[Black]) ? side[White] + "v" + side[Black]
-                                                    : side[Black] + "v" + side[White];
+    return order(side[White]) >= order(side[Black]) ? side[White] + "v" + side[Black] : side[Black] + "v" + side[White];
 }
 
 struct Counts {
     int positions = 0, wdl_exact = 0, dtz_agree = 0;
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("five-piece tables: WDL as Stockfish gives it, WDL and DTZ as one ply of search gives them", "[.][syzygy5]") {
     const fs::path five = SharedData / "syzygy5", small = SharedData / "syzygy";

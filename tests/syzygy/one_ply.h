@@ -107,4 +107,4 @@ inline std::optional<std::string> check_one_ply(const syzygy::Tablebases& tables
     return std::abs(*dtz - longest) <= 1 ? std::string() : problem.str() + " (DTZ is not the longest defence's)";
 }
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

@@ -55,14 +55,14 @@ Position with_counter(const Position& pos, int counter) {
     return parse(fen);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("root ranks have the sign of each move's tablebase result", "[syzygy]") {
     syzygy::Tablebases tables;
     REQUIRE(tables.load(TableFolder).tables > 0);
-    for (const std::string fen : {"8/8/8/4k3/8/8/8/KQ4r1 w - - 0 1", "4k3/8/8/8/8/8/8/3QK2r w - - 0 1",
-                                  "8/8/8/8/3k4/8/3P4/3K4 b - - 0 1", "8/8/8/1Pp5/8/8/k7/7K w - c6 0 2",
-                                  "8/2k5/8/8/8/8/8/KBN5 w - - 0 1", "8/8/8/8/8/1k6/3p4/K7 w - - 0 1"}) {
+    for (const std::string fen :
+         {"8/8/8/4k3/8/8/8/KQ4r1 w - - 0 1", "4k3/8/8/8/8/8/8/3QK2r w - - 0 1", "8/8/8/8/3k4/8/3P4/3K4 b - - 0 1",
+          "8/8/8/1Pp5/8/8/k7/7K w - c6 0 2", "8/2k5/8/8/8/8/8/KBN5 w - - 0 1", "8/8/8/8/8/1k6/3p4/K7 w - - 0 1"}) {
         INFO(fen);
         const Game game(parse(fen));
         const std::vector<Move> moves = moves_of(game.position());
@@ -92,8 +92,7 @@ TEST_CASE("the fifty-move counter turns a long win into a draw-ranked one", "[sy
     INFO(start.fen() << " dtz " << dtz);
     const auto best_rank = [&](int counter) {
         const Game game(with_counter(start, counter));
-        const std::optional<std::vector<int>> ranks =
-            syzygy::rank_root_moves(tables, game, moves_of(game.position()));
+        const std::optional<std::vector<int>> ranks = syzygy::rank_root_moves(tables, game, moves_of(game.position()));
         REQUIRE(ranks);
         return *std::max_element(ranks->begin(), ranks->end());
     };
@@ -148,7 +147,8 @@ TEST_CASE("after a repetition the shortest win ranks first; a third occurrence i
     const std::vector<Move> again = moves_of(game.position());
     ranks = syzygy::rank_root_moves(tables, game, again);
     REQUIRE(ranks);
-    const size_t repeat = size_t(std::find(again.begin(), again.end(), *parse_uci(game.position(), "a1b1")) - again.begin());
+    const size_t repeat =
+        size_t(std::find(again.begin(), again.end(), *parse_uci(game.position(), "a1b1")) - again.begin());
     REQUIRE(repeat < again.size());
     CHECK((*ranks)[repeat] == 0);
 }

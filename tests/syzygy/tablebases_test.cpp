@@ -70,7 +70,7 @@ const std::string KqkrWin = "8/8/8/4k3/8/8/8/KQ4r1 w - - 0 1";  // Qxg1: White w
 // No capture on the board: only the KQvKR table itself can answer.
 const std::string KqkrQuiet = "8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1";
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a folder's tables are found and counted in pairs", "[syzygy]") {
     syzygy::Tablebases tables;
@@ -197,8 +197,9 @@ TEST_CASE("files of another format, truncated files and odd names are skipped", 
 }
 
 TEST_CASE("threads probing fresh tables at once agree with one thread", "[syzygy]") {
-    const std::vector<std::string> fens = {KqkrWin, "8/8/8/1Pp5/8/8/k7/7K w - c6 0 2", "8/8/8/8/3k4/8/3P4/3K4 w - - 0 1",
-                                           "4k3/8/8/8/8/8/8/3QK2r w - - 0 1", "8/8/8/2k5/8/8/8/K1N1B3 w - - 0 1"};
+    const std::vector<std::string> fens = {KqkrWin, "8/8/8/1Pp5/8/8/k7/7K w - c6 0 2",
+                                           "8/8/8/8/3k4/8/3P4/3K4 w - - 0 1", "4k3/8/8/8/8/8/8/3QK2r w - - 0 1",
+                                           "8/8/8/2k5/8/8/8/K1N1B3 w - - 0 1"};
     std::vector<std::optional<int>> expected;
     {
         syzygy::Tablebases reference;

@@ -24,7 +24,7 @@ std::string read_error(std::string_view flag, std::string_view value, SearchOpti
     return error;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("analyse and epd take --movetime in milliseconds up to a year", "[tools]") {
     SearchOptions options;

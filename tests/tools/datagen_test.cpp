@@ -85,12 +85,13 @@ TEST_CASE("Self-play games are reproducible and keep only quiet positions", "[da
 
 TEST_CASE("datagen options are parsed strictly", "[datagen]") {
     DatagenConfig config;
-    CHECK(parse_datagen_args({"--output", "x.abin", "--games", "10", "--threads", "2", "--nodes", "6000"}, config).empty());
+    CHECK(parse_datagen_args({"--output", "x.abin", "--games", "10", "--threads", "2", "--nodes", "6000"}, config)
+              .empty());
     CHECK(config.games == 10);
     CHECK(config.threads == 2);
     CHECK(config.nodes == 6000);
     DatagenConfig other;
-    CHECK(!parse_datagen_args({"--games", "10"}, other).empty());            // no output
+    CHECK(!parse_datagen_args({"--games", "10"}, other).empty());  // no output
     CHECK(!parse_datagen_args({"--output", "x", "--games", "ten"}, other).empty());
     CHECK(!parse_datagen_args({"--output", "x", "--games"}, other).empty());
     CHECK(!parse_datagen_args({"--output", "x", "--bogus", "1"}, other).empty());

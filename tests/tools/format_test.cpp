@@ -78,11 +78,13 @@ TEST_CASE("WDL from White's side and expected score", "[tools]") {
 
 TEST_CASE("SAN lines with move numbers", "[tools]") {
     const Position start = Position::startpos();
-    const std::vector<Move> line = {*parse_uci(start, "e2e4"), *parse_uci(start.apply(*parse_uci(start, "e2e4")), "e7e5")};
+    const std::vector<Move> line = {*parse_uci(start, "e2e4"),
+                                    *parse_uci(start.apply(*parse_uci(start, "e2e4")), "e7e5")};
     CHECK(san_line(start, line) == "1. e4 e5");
     const Position black = test::parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 12");
     Position p = black.apply(*parse_san(black, "Bb5").move);
-    const std::vector<Move> from_black = {*parse_san(p, "a6").move, *parse_san(p.apply(*parse_san(p, "a6").move), "Ba4").move};
+    const std::vector<Move> from_black = {*parse_san(p, "a6").move,
+                                          *parse_san(p.apply(*parse_san(p, "a6").move), "Ba4").move};
     CHECK(san_line(p, from_black) == "12... a6 13. Ba4");
     // Stops at the first move that is not legal.
     CHECK(san_line(start, std::vector<Move>{*parse_uci(start, "e2e4"), *parse_uci(start, "e2e4")}) == "1. e4");

@@ -35,8 +35,8 @@ std::string file_bytes(const std::filesystem::path& path) {
 
 // A temporary folder, removed with its files at the end of the test.
 struct TempDir {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("arbiter_game_pack_test_" + std::to_string(std::random_device{}()));
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("arbiter_game_pack_test_" + std::to_string(std::random_device{}()));
     TempDir() { std::filesystem::create_directories(path); }
     ~TempDir() { std::filesystem::remove_all(path); }
     std::string operator/(const std::string& name) const { return (path / name).string(); }
@@ -55,7 +55,7 @@ DatagenConfig small_run(uint64_t seed, int games, const std::string& output) {
     return config;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("ranked_moves orders every legal move once, the likely ones first", "[game_pack]") {
     std::mt19937_64 rng(3);
@@ -76,7 +76,8 @@ TEST_CASE("ranked_moves orders every legal move once, the likely ones first", "[
     const auto rank_of_move = [&](Move m) { return std::find(ranked.begin(), ranked.end(), m) - ranked.begin(); };
     CHECK(rank_of_move(Move(A2, A3)) < rank_of_move(Move(C3, B5)));
     // The order depends on the position only.
-    CHECK(std::equal(ranked.begin(), ranked.end(), ranked_moves(test::parse_fen("4k3/8/2p5/8/8/2N5/P7/4K3 w - - 0 1")).begin()));
+    CHECK(std::equal(ranked.begin(), ranked.end(),
+                     ranked_moves(test::parse_fen("4k3/8/2p5/8/8/2N5/P7/4K3 w - - 0 1")).begin()));
 }
 
 TEST_CASE("Random games survive a pack round trip", "[game_pack]") {
@@ -138,7 +139,8 @@ TEST_CASE("A damaged packed file is refused with the reason", "[game_pack]") {
     SECTION("random damage never crashes the reader") {
         for (int trial = 0; trial < 2000; ++trial) {
             bad = payload;
-            for (int flips = 1 + int(rng() % 3); flips > 0; --flips) bad[rng() % bad.size()] ^= uint8_t(1 + rng() % 255);
+            for (int flips = 1 + int(rng() % 3); flips > 0; --flips)
+                bad[rng() % bad.size()] ^= uint8_t(1 + rng() % 255);
             back.clear();
             if (unpack_games(bad, back, error)) CHECK(back.size() == 3);
             else CHECK((!error.empty() && back.empty()));

@@ -21,8 +21,8 @@
 using namespace arbiter;
 using namespace arbiter::search;
 using namespace arbiter::tools;
-using arbiter::test::Coverage;
 using arbiter::test::check_same;
+using arbiter::test::Coverage;
 using arbiter::test::random_game;
 
 namespace {
@@ -47,7 +47,7 @@ std::string read_file(const std::filesystem::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("A game record stores the documented bytes", "[game_record]") {
     ScoredGame game;
@@ -122,18 +122,22 @@ TEST_CASE("Conversion drops the positions a trainer skips, and only those", "[ga
     };
     const Case cases[] = {
         // The White king in check steps out; the quiet reply after it is kept.
-        {"in check", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", false, Move(E1, E2), 0, Move(A1, A2), true, &ConversionStats::in_check},
+        {"in check", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", false, Move(E1, E2), 0, Move(A1, A2), true,
+         &ConversionStats::in_check},
         {"not in check", "4k3/8/8/8/8/8/r7/4K3 b - - 0 1", false, Move(A2, A3), 0, Move(E1, E2), false, nullptr},
-        {"capture", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", false, Move(E1, D2), 0, Move(E8, E7), true, &ConversionStats::tactical},
+        {"capture", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", false, Move(E1, D2), 0, Move(E8, E7), true,
+         &ConversionStats::tactical},
         {"en passant", "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", false, Move(D4, E3, Move::EnPassant), 0, Move(E1, D1), true,
          &ConversionStats::tactical},
-        {"promotion", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false, Move(A7, A8, Move::Promotion, Knight), 0, Move(E8, E7), true,
-         &ConversionStats::tactical},
+        {"promotion", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false, Move(A7, A8, Move::Promotion, Knight), 0, Move(E8, E7),
+         true, &ConversionStats::tactical},
         // Castling is encoded as the king taking its rook, and is no capture.
-        {"castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, Move(E1, H1, Move::Castling), 0, Move(E8, E7), false, nullptr},
-        {"Chess960 castling", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true, Move(E1, B1, Move::Castling), 0, Move(E8, E7),
+        {"castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, Move(E1, H1, Move::Castling), 0, Move(E8, E7),
          false, nullptr},
-        {"mate score", Position::StartFen.data(), false, Move(E2, E4), mate_in(7), Move(E7, E5), true, &ConversionStats::mate},
+        {"Chess960 castling", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true, Move(E1, B1, Move::Castling), 0,
+         Move(E8, E7), false, nullptr},
+        {"mate score", Position::StartFen.data(), false, Move(E2, E4), mate_in(7), Move(E7, E5), true,
+         &ConversionStats::mate},
         {"near-mate score", Position::StartFen.data(), false, Move(E2, E4), 5000, Move(E7, E5), false, nullptr},
     };
     for (const Case& c : cases) {
@@ -229,7 +233,8 @@ TEST_CASE("Damaged game files fail with the game and ply, keeping the games befo
 
 TEST_CASE("datagen in agame format converts to the records abin mode writes", "[game_record][datagen]") {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("arbiter_game_record_test_" + std::to_string(std::random_device{}()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("arbiter_game_record_test_" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
     std::ostringstream log;
     DatagenConfig config;

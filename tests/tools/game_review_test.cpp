@@ -41,7 +41,7 @@ std::string read_whole(const std::string& path) {
 
 bool has_nag(const PgnMove& m, int nag) { return std::find(m.nags.begin(), m.nags.end(), nag) != m.nags.end(); }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("analyse --pgn: standard output is the annotated games and nothing else", "[tools][review]") {
     for (const std::string& file : {GamesFile, BlunderFile}) {

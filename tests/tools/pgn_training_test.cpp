@@ -28,7 +28,8 @@ const Move AnyMove = Move(Square(12), Square(28));  // e2e4: only carried throug
 
 // The comment fastchess writes for a search score from the mover's point of view.
 std::string comment_for(int mover_cp) {
-    return fmt::format("{}{}.{:02d}/12 0.041s", mover_cp < 0 ? "-" : "+", std::abs(mover_cp) / 100, std::abs(mover_cp) % 100);
+    return fmt::format("{}{}.{:02d}/12 0.041s", mover_cp < 0 ? "-" : "+", std::abs(mover_cp) / 100,
+                       std::abs(mover_cp) % 100);
 }
 
 std::string read_file(const std::filesystem::path& path) {
@@ -45,7 +46,7 @@ struct TempDir {
     ~TempDir() { std::filesystem::remove_all(path); }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("Score comments of tournament managers are read from the mover's side", "[pgn_training]") {
     struct Case {
@@ -109,14 +110,16 @@ TEST_CASE("PGN conversion writes the records the agame conversion writes for the
     std::string pgn_text;
     for (int g = 0; g < 40; ++g) {
         const bool chess960 = g % 4 == 3;
-        Position pos = chess960 ? *Position::from_fen(chess960_start_fen(int(rng() % 960)), true).position
-                                : Position::startpos();
+        Position pos =
+            chess960 ? *Position::from_fen(chess960_start_fen(int(rng() % 960)), true).position : Position::startpos();
         ScoredGame game;
         game.start = pos;
         game.result = TrainingResult(rng() % 3);
         PgnGame pgn;
         pgn.start = pos;
-        pgn.result = game.result == TrainingResult::WhiteWins ? "1-0" : game.result == TrainingResult::BlackWins ? "0-1" : "1/2-1/2";
+        pgn.result = game.result == TrainingResult::WhiteWins   ? "1-0"
+                     : game.result == TrainingResult::BlackWins ? "0-1"
+                                                                : "1/2-1/2";
         for (int ply = 0; ply < 120; ++ply) {
             const MoveList moves = legal_moves(pos);
             if (moves.empty()) break;

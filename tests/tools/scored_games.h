@@ -26,16 +26,18 @@ struct Coverage {
 // start, then random plies preferring special moves, with random scores.
 inline ScoredGame random_game(std::mt19937_64& rng, Coverage& seen) {
     const bool chess960 = rng() % 2;
-    Position pos = chess960 ? *Position::from_fen(chess960_start_fen(int(rng() % 960)), true).position
-                            : Position::startpos();
+    Position pos =
+        chess960 ? *Position::from_fen(chess960_start_fen(int(rng() % 960)), true).position : Position::startpos();
     for (int i = int(rng() % 12); i > 0; --i) {
         const MoveList moves = legal_moves(pos);
         if (moves.empty()) break;
         pos = pos.apply(moves[rng() % moves.size()]);
     }
     // Starts random plies rarely reach: an en passant right, partial castling rights.
-    if (rng() % 10 == 0) pos = *Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3").position;
-    if (rng() % 10 == 0) pos = *Position::from_fen("1r2k1r1/pppppppp/8/8/4P3/8/PPPP1PPP/1R2K1R1 b Gb e3 0 1", true).position;
+    if (rng() % 10 == 0)
+        pos = *Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3").position;
+    if (rng() % 10 == 0)
+        pos = *Position::from_fen("1r2k1r1/pppppppp/8/8/4P3/8/PPPP1PPP/1R2K1R1 b Gb e3 0 1", true).position;
     ScoredGame game;
     game.start = pos;
     seen.ep_start += pos.ep_square() != NoSquare;
@@ -50,7 +52,8 @@ inline ScoredGame random_game(std::mt19937_64& rng, Coverage& seen) {
         seen.castling += move.kind() == Move::Castling;
         seen.en_passant += move.kind() == Move::EnPassant;
         seen.promotion += move.kind() == Move::Promotion;
-        const int score = rng() % 8 == 0 ? (rng() % 2 ? 1 : -1) * search::mate_in(int(rng() % 200)) : int(rng() % 80001) - 40000;
+        const int score =
+            rng() % 8 == 0 ? (rng() % 2 ? 1 : -1) * search::mate_in(int(rng() % 200)) : int(rng() % 80001) - 40000;
         game.plies.push_back(tools::make_ply(move, score));
         pos = pos.apply(move);
     }
@@ -71,4 +74,4 @@ inline void check_same(const ScoredGame& a, const ScoredGame& b) {
     }
 }
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

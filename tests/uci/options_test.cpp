@@ -30,7 +30,7 @@ OptionRegistry registry(Seen& seen) {
     return options;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("option callbacks receive typed, checked values", "[uci][options]") {
     Seen seen;

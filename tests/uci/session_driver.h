@@ -41,4 +41,4 @@ struct SessionDriver {
     }
 };
 
-} // namespace arbiter::test
+}  // namespace arbiter::test

@@ -28,8 +28,9 @@ using Driver = test::SessionDriver;
 struct TempFile {
     std::string path;
     explicit TempFile(const std::string& name, const std::vector<std::byte>& bytes)
-        : path((std::filesystem::temp_directory_path() / name).string()) {
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+            : path((std::filesystem::temp_directory_path() / name).string()) {
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
     ~TempFile() { std::remove(path.c_str()); }
 };
@@ -38,7 +39,7 @@ bool is_error(const std::vector<std::string>& lines) {
     return lines.size() == 1 && lines[0].rfind("info string error: ", 0) == 0;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("EvalFile loads a net, eval prints its evaluation, bad files keep it", "[uci][nnue]") {
     const auto net = test::random_network(7);

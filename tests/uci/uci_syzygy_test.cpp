@@ -41,7 +41,7 @@ int count_tables() {
     return n;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("uci declares the Syzygy options with Stockfish's names and defaults", "[uci][syzygy]") {
     Driver d;
@@ -65,8 +65,8 @@ TEST_CASE("SyzygyPath loads, reports, replaces and unloads", "[uci][syzygy]") {
     // The line agrees with a direct probe of the same tables.
     syzygy::Tablebases tables;
     tables.load(TableFolder);
-    CHECK(shown[0] == "Tablebase: WDL " + std::string(syzygy::wdl_token(*syzygy::probe_wdl(tables, pos))) +
-                          ", DTZ " + std::to_string(*syzygy::probe_dtz(tables, pos)));
+    CHECK(shown[0] == "Tablebase: WDL " + std::string(syzygy::wdl_token(*syzygy::probe_wdl(tables, pos))) + ", DTZ " +
+                          std::to_string(*syzygy::probe_dtz(tables, pos)));
     CHECK(shown[0].rfind("Tablebase: WDL win, DTZ ", 0) == 0);
     // The loser's view, and a draw.
     d.send("position fen 8/8/8/4k3/8/2r5/8/K5Q1 b - - 0 1");
@@ -125,7 +125,8 @@ TEST_CASE("SyzygyPath counts the 5-piece tables in its Found line", "[.][syzygy5
     Driver d;
     CHECK(d.send("setoption name SyzygyPath value " + small + ":" + five) ==
           std::vector<std::string>{"info string Found " + std::to_string(files) + " tablebases"});
-    CHECK(d.send("setoption name SyzygyPath value " + five) == std::vector<std::string>{"info string Found 6 tablebases"});
+    CHECK(d.send("setoption name SyzygyPath value " + five) ==
+          std::vector<std::string>{"info string Found 6 tablebases"});
     // A KRPvKR position is answered from the 5-piece table.
     d.send("setoption name SyzygyPath value " + small + ":" + five);
     d.send("position fen 8/8/8/4k3/8/2r5/1P6/KR6 w - - 0 1");

@@ -83,7 +83,7 @@ std::string repeat(std::string_view text, int times) {
     return result;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("uci prints the engine's identity, its options and uciok", "[uci]") {
     Driver d;
@@ -338,8 +338,8 @@ TEST_CASE("go perft prints a divide, an empty line and the node count", "[uci]")
     CHECK(total == 8902);
     CHECK(moves.size() == 20);
     // Published divide counts of the start position at depth 3.
-    const std::vector<std::pair<std::string, uint64_t>> known = {
-        {"a2a3", 380}, {"d2d3", 539}, {"e2e4", 600}, {"b2b4", 421}, {"g1f3", 440}, {"b1a3", 400}};
+    const std::vector<std::pair<std::string, uint64_t>> known = {{"a2a3", 380}, {"d2d3", 539}, {"e2e4", 600},
+                                                                 {"b2b4", 421}, {"g1f3", 440}, {"b1a3", 400}};
     for (const auto& entry : known) {
         INFO(entry.first);
         CHECK(std::find(moves.begin(), moves.end(), entry) != moves.end());
@@ -556,10 +556,43 @@ TEST_CASE("garbage input never crashes the session", "[uci]") {
     // appears only as `go perft 1`: a search would print from its own thread.
     std::mt19937 rng(20240601);
     const std::vector<std::string> words = {
-        "uci", "isready", "setoption", "name", "value", "UCI_Chess960", "true", "false", "position",
-        "startpos", "fen", "moves", "go perft 1", "1", "2", "0", "-3", "d", "ucinewgame", "e2e4", "e7e5",
-        "e1g1", "e1h1", "a7a8q", "w", "b", "-", "KQkq", "HAha", "e3", "8/8/8/8/8/8/8/8", "4k3/8/8/8/8/8/8/4K3",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "r3k2r/8/8/8/8/8/8/R3K2R", "\xff\xfe", std::string(1, '\0'), "99999999999",
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "UCI_Chess960",
+        "true",
+        "false",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go perft 1",
+        "1",
+        "2",
+        "0",
+        "-3",
+        "d",
+        "ucinewgame",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "e1h1",
+        "a7a8q",
+        "w",
+        "b",
+        "-",
+        "KQkq",
+        "HAha",
+        "e3",
+        "8/8/8/8/8/8/8/8",
+        "4k3/8/8/8/8/8/8/4K3",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "r3k2r/8/8/8/8/8/8/R3K2R",
+        "\xff\xfe",
+        std::string(1, '\0'),
+        "99999999999",
     };
     for (int i = 0; i < 3000; ++i) {
         std::string line;

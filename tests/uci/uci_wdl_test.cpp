@@ -25,7 +25,7 @@ std::vector<std::array<int, 3>> wdl_of_lines(const std::vector<std::string>& lin
     return found;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("UCI_ShowWDL: a dead position is a certain draw, an open one is not", "[uci][wdl]") {
     test::SessionDriver d;

@@ -23,7 +23,7 @@ namespace {
 
 bool races_out(std::string_view fen, Color winner) { return pawn_race_cannot_mate(test::parse_fen(fen), winner); }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a king shut in on b8 runs out of pawn moves before it can mate", "[winnability]") {
     // Black's king never leaves b8 (a7 and c7 are guarded by b6, a8 and c8 by b7, and
@@ -57,10 +57,8 @@ TEST_CASE("the race leaves alone the shut-in kings that can still mate", "[winna
     // One more Black pawn (h6, h5), or a b4 pawn that can take on a3 or c3, gives
     // Black the tempo or the way out that a mate needs (all labelled WB).
     const char* live[] = {
-        "1k6/1P1p1p1p/BP5p/1P6/8/8/3P1PKP/8 w - - 0 1",
-        "1k6/1P1p1p1p/BP6/1P5p/8/8/3P1PKP/8 w - - 0 1",
-        "1k6/1P1p1p1p/BP6/1P6/1p6/8/1P1P1PKP/8 w - - 0 1",
-        "1k6/1P1p3p/BP3p2/1P5p/8/3P4/5PKP/8 b - - 0 1",
+        "1k6/1P1p1p1p/BP5p/1P6/8/8/3P1PKP/8 w - - 0 1",    "1k6/1P1p1p1p/BP6/1P5p/8/8/3P1PKP/8 w - - 0 1",
+        "1k6/1P1p1p1p/BP6/1P6/1p6/8/1P1P1PKP/8 w - - 0 1", "1k6/1P1p3p/BP3p2/1P5p/8/3P4/5PKP/8 b - - 0 1",
         "1k6/1P1p3p/BP3p2/1P5p/8/8/3P1PKP/8 b - - 0 1",
     };
     for (const char* fen : live) {
@@ -94,9 +92,9 @@ TEST_CASE("the race's king steps from every square of its set, to squares of the
     const char* walks = "2k5/p1p1p3/8/8/8/P3P1p1/2P3Pp/7K w - - 0 1";
     CHECK_FALSE(races_out(walks, White));
     Position line = test::parse_fen(walks);
-    for (const char* uci : {"e3e4", "c8d8", "e4e5", "d8d7", "e5e6", "d7e6", "c2c3", "e6f5", "a3a4", "e7e5", "c3c4",
+    for (const char* uci : {"e3e4", "c8d8", "e4e5", "d8d7", "e5e6", "d7e6", "c2c3",  "e6f5", "a3a4", "e7e5", "c3c4",
                             "e5e4", "a4a5", "e4e3", "c4c5", "e3e2", "a5a6", "e2e1n", "c5c6", "e1f3", "g2f3", "f5e5",
-                            "f3f4", "e5d6", "f4f5", "d6e7", "f5f6", "e7d8", "f6f7", "d8c8", "f7f8q"}) {
+                            "f3f4", "e5d6", "f4f5", "d6e7", "f5f6", "e7d8", "f6f7",  "d8c8", "f7f8q"}) {
         const std::optional<Move> move = parse_uci(line, uci);
         REQUIRE(move.has_value());
         line = line.apply(*move);
@@ -116,18 +114,15 @@ TEST_CASE("a loser mated already is no race", "[winnability]") {
 
 TEST_CASE("No from the race is never followed by a mate in random games", "[winnability]") {
     const char* starts[] = {
-        "1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1",
-        "1k6/1P5p/BP5p/pPp5/8/8/P1P4P/7K b - - 0 1",
-        "k7/p1p1p3/8/8/P7/6p1/2P1P1Pp/7K w - - 0 1",
-        "8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1",
+        "1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1",  "1k6/1P5p/BP5p/pPp5/8/8/P1P4P/7K b - - 0 1",
+        "k7/p1p1p3/8/8/P7/6p1/2P1P1Pp/7K w - - 0 1",    "8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1",
         "8/p1p1p3/6p1/6P1/6PK/P5PP/2P1P3/k7 w - - 0 1",
     };
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
     int refuted = 0;
     for (const char* fen : starts) {
-        refuted += test::random_games_never_refute(fen, 20, 200, seed, [](const Position& pos, int, Color c) {
-            return pawn_race_cannot_mate(pos, c);
-        });
+        refuted += test::random_games_never_refute(
+            fen, 20, 200, seed, [](const Position& pos, int, Color c) { return pawn_race_cannot_mate(pos, c); });
     }
     CHECK(refuted > 0);
 }

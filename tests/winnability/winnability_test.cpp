@@ -33,7 +33,7 @@ using Vector = test::UnwinnabilityVector;
 // The label's character for one side's answer: the winner's letter, '-' or '?'.
 char verdict(Winnable w, char yes) { return w == Winnable::Yes ? yes : w == Winnable::No ? '-' : '?'; }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("finished games", "[winnability]") {
     SECTION("checkmate is won by the side that delivered it") {
@@ -66,14 +66,14 @@ TEST_CASE("the decider's verdict ends a game the rules core's own test leaves op
 
 TEST_CASE("material that cannot mate", "[winnability]") {
     CHECK(dead("8/8/4k3/8/8/8/8/4K3 w - - 0 1"));
-    CHECK(dead("8/8/4k3/8/8/8/8/4KN2 w - - 0 1"));            // KN v K
-    CHECK(dead("8/8/4k3/8/8/8/8/4KB1b w - - 0 1"));           // bishops on one colour
+    CHECK(dead("8/8/4k3/8/8/8/8/4KN2 w - - 0 1"));   // KN v K
+    CHECK(dead("8/8/4k3/8/8/8/8/4KB1b w - - 0 1"));  // bishops on one colour
     CHECK(dead("b1b1b1b1/7B/4k3/8/8/8/8/1B2K3 w - - 0 1"));
     // A lone king never mates, whatever the other side has.
     CHECK(white_wins("3qk3/8/8/8/8/8/8/4K3 w - - 0 1") == Winnable::No);
     CHECK(black_wins("4k3/8/8/8/8/8/8/R2QK2R b - - 0 1") == Winnable::No);
     // A knight mates when the other side has a piece to plug a flight square.
-    CHECK(white_wins("8/8/4k3/8/8/8/8/4KN1n w - - 0 1") != Winnable::No);   // KN v KN
+    CHECK(white_wins("8/8/4k3/8/8/8/8/4KN1n w - - 0 1") != Winnable::No);  // KN v KN
 }
 
 TEST_CASE("a lone minor piece mates only where the loser's men cannot answer", "[winnability]") {
@@ -114,7 +114,7 @@ TEST_CASE("material that can mate", "[winnability]") {
     CHECK(white_wins(Position::StartFen) == Winnable::Yes);
     CHECK(black_wins(Position::StartFen) == Winnable::Yes);
     // The loser's own piece plugs its king's last flight square.
-    CHECK(white_wins("6bk/8/8/6NK/8/8/8/8 w - - 0 1") == Winnable::Yes);    // KN v KB
+    CHECK(white_wins("6bk/8/8/6NK/8/8/8/8 w - - 0 1") == Winnable::Yes);  // KN v KB
     // Opposite-coloured bishops: a helpmate exists, so No would be wrong.
     CHECK(white_wins("8/8/4k3/8/8/8/8/2b1KB2 w - - 0 1") != Winnable::No);
     CHECK(black_wins("8/8/4k3/8/8/8/8/2b1KB2 w - - 0 1") != Winnable::No);
@@ -305,8 +305,8 @@ TEST_CASE("the side left open gets an exhaustive search of its own", "[winnabili
     // Blocked pawns where each side mates only after its king eats the pawn in front
     // of one of its own: the search of both sides finds White's mate first, deep in
     // White's lines, and Black's only once it starts afresh for Black alone.
-    for (std::string_view fen : {"8/5p1p/k4p2/1p1p1PpP/1P1P2P1/8/8/K7 b - - 0 1",
-                                 "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1"}) {
+    for (std::string_view fen :
+         {"8/5p1p/k4p2/1p1p1PpP/1P1P2P1/8/8/K7 b - - 0 1", "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1"}) {
         INFO(fen);
         const Winnability w = decide(test::parse_fen(fen));
         CHECK(w.white == Winnable::Yes);
@@ -370,9 +370,9 @@ TEST_CASE("winnability of the reference vectors", "[winnability][vectors]") {
             dead_found += got == "--";
         }
     }
-    WARN("winnability vectors: " << exact << " of " << read << " readable positions classified exactly; "
-         << dead_found << " of " << dead_total << " dead positions decided dead; " << rejected
-         << " FENs refused by the parser");
+    WARN("winnability vectors: " << exact << " of " << read << " readable positions classified exactly; " << dead_found
+                                 << " of " << dead_total << " dead positions decided dead; " << rejected
+                                 << " FENs refused by the parser");
     CHECK(wrong == 0);
     // Deterministic for a given budget: the figures reached with the default budget.
     CHECK(rejected == 0);

@@ -19,7 +19,7 @@ int list_pieces(const Position& pos, PieceSquare* out) {
     return n;
 }
 
-} // namespace
+}  // namespace
 
 void refresh(const Network& net, std::span<const PieceSquare> pieces, Color perspective, InputView view,
              Accumulator& acc) {
@@ -82,7 +82,9 @@ int evaluate(const Network& net, const Position& pos) {
 }
 
 AccumulatorStack::AccumulatorStack(Isa isa)
-    : isa_(isa), entries_(std::make_unique<Entry[]>(Capacity)), cache_(std::make_unique<CachedView[]>(2 * ViewCount)) {}
+        : isa_(isa),
+          entries_(std::make_unique<Entry[]>(Capacity)),
+          cache_(std::make_unique<CachedView[]>(2 * ViewCount)) {}
 
 void AccumulatorStack::reset(const Network& net, const Position& root) {
     net_ = &net;
@@ -159,7 +161,8 @@ void AccumulatorStack::rebuild(Entry& entry, Color perspective) {
             const Bitboard now = entry.boards.squares[c][t], was = cached.boards.squares[c][t];
             const Piece piece = make_piece(c, PieceType(t));
             for (const Square s : squares(now & ~was)) added[added_count++] = row(*net_, perspective, view, {piece, s});
-            for (const Square s : squares(was & ~now)) removed[removed_count++] = row(*net_, perspective, view, {piece, s});
+            for (const Square s : squares(was & ~now))
+                removed[removed_count++] = row(*net_, perspective, view, {piece, s});
             cached.boards.squares[c][t] = now;
         }
     // Applied by the move kernel, up to two rows each way a pass, each pass reading
@@ -205,10 +208,8 @@ const Accumulator& AccumulatorStack::current() {
         Entry& entry = entries_[i];
         if (entry.null_move) continue;
         for (const Color perspective : {White, Black}) {
-            if (entry.refresh[perspective])
-                rebuild(entry, perspective);
-            else
-                update(*kernels_, *net_, entries_[source].acc, entry.changes, perspective, entry.acc);
+            if (entry.refresh[perspective]) rebuild(entry, perspective);
+            else update(*kernels_, *net_, entries_[source].acc, entry.changes, perspective, entry.acc);
         }
         entry.computed = true;
         source = i;
@@ -220,4 +221,4 @@ int AccumulatorStack::evaluate(const Position& pos) {
     return nnue::evaluate(*kernels_, *net_, current(), pos.side_to_move(), popcount(pos.occupied()));
 }
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

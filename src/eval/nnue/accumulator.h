@@ -138,4 +138,4 @@ private:
     AccumulatorStack& stack_;
 };
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

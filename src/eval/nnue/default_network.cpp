@@ -23,7 +23,8 @@ asm(".pushsection .rodata\n"
     ".globl arbiter_embedded_net_begin\n"
     ".hidden arbiter_embedded_net_begin\n"
     "arbiter_embedded_net_begin:\n"
-    ".incbin \"" ARBITER_EMBEDDED_NET_PATH "\"\n"
+    ".incbin \"" ARBITER_EMBEDDED_NET_PATH
+    "\"\n"
     ".globl arbiter_embedded_net_end\n"
     ".hidden arbiter_embedded_net_end\n"
     "arbiter_embedded_net_end:\n"
@@ -38,8 +39,8 @@ namespace {
 
 LoadResult load_embedded() {
 #ifdef ARBITER_EMBEDDED_NET_PATH
-    const size_t size = reinterpret_cast<uintptr_t>(arbiter_embedded_net_end)
-                        - reinterpret_cast<uintptr_t>(arbiter_embedded_net_begin);
+    const size_t size =
+        reinterpret_cast<uintptr_t>(arbiter_embedded_net_end) - reinterpret_cast<uintptr_t>(arbiter_embedded_net_begin);
     LoadResult result = load_network({arbiter_embedded_net_begin, size});
     if (!result.net) result.error = "the embedded network " ARBITER_DEFAULT_NET_NAME " is invalid: " + result.error;
     return result;
@@ -55,7 +56,7 @@ const LoadResult& embedded() {
     return result;
 }
 
-} // namespace
+}  // namespace
 
 const Network* default_network() { return embedded().net.get(); }
 
@@ -63,4 +64,4 @@ std::string_view default_network_error() { return embedded().error; }
 
 std::string_view default_network_name() { return ARBITER_DEFAULT_NET_NAME; }
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

@@ -60,4 +60,4 @@ const char* isa_name(Isa isa);
 // The kernels best_isa() gives for `hidden`.
 inline const Kernels& active_kernels(int hidden) { return kernels(best_isa(), hidden); }
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

@@ -90,27 +90,29 @@ ARBITER_AVX512 int64_t output_sum(const int16_t* us, const int16_t* them, const 
 }
 
 template <int H>
-constexpr Kernels make_kernels() { return {apply_rows<H>, output_sum<H>, Isa::Avx512, H}; }
+constexpr Kernels make_kernels() {
+    return {apply_rows<H>, output_sum<H>, Isa::Avx512, H};
+}
 
 template <size_t... I>
 constexpr detail::KernelTable make_table(std::index_sequence<I...>) {
     return {make_kernels<HiddenSizes[I]>()...};
 }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 constinit const KernelTable avx512_table = make_table(std::make_index_sequence<HiddenSizes.size()>());
 constinit const bool have_avx512_kernels = true;
-} // namespace detail
+}  // namespace detail
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue
 
 #else  // not x86: no AVX-512 kernels; kernels() gives the scalar ones.
 
 namespace arbiter::eval::nnue::detail {
 constinit const KernelTable avx512_table{};
 constinit const bool have_avx512_kernels = false;
-} // namespace arbiter::eval::nnue::detail
+}  // namespace arbiter::eval::nnue::detail
 
 #endif

@@ -79,7 +79,9 @@ int64_t output_sum(const int16_t* us, const int16_t* them, const int16_t* weight
 }
 
 template <int H>
-constexpr Kernels make_kernels() { return {apply_rows<H>, output_sum<H>, Isa::Scalar, H}; }
+constexpr Kernels make_kernels() {
+    return {apply_rows<H>, output_sum<H>, Isa::Scalar, H};
+}
 
 template <size_t... I>
 constexpr std::array<Kernels, HiddenSizes.size()> make_table(std::index_sequence<I...>) {
@@ -118,11 +120,11 @@ Isa choose_isa() {
     return best;
 }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 constinit const KernelTable scalar_table = make_table(std::make_index_sequence<HiddenSizes.size()>());
-} // namespace detail
+}  // namespace detail
 
 const Kernels& kernels(Isa isa, int hidden) {
     const size_t index = size_index(hidden);
@@ -151,4 +153,4 @@ const char* isa_name(Isa isa) {
     return "scalar";
 }
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

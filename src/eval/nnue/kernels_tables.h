@@ -17,4 +17,4 @@ extern const KernelTable avx512_table;
 extern const bool have_avx2_kernels;
 extern const bool have_avx512_kernels;
 
-} // namespace arbiter::eval::nnue::detail
+}  // namespace arbiter::eval::nnue::detail

@@ -50,7 +50,7 @@ std::string read_weights(const std::byte*& p, std::span<int16_t> out, int limit,
     return {};
 }
 
-} // namespace
+}  // namespace
 
 uint32_t crc32(std::span<const std::byte> bytes) {
     uint32_t c = 0xFFFFFFFFu;
@@ -92,48 +92,53 @@ std::string describe(Architecture architecture, int hidden) {
 LoadResult load_network(std::span<const std::byte> bytes) {
     // Step 1: the header, field by field, each refusal with its own message.
     if (bytes.size() < HeaderSize)
-        return failure(fmt::format("network data is {} bytes, shorter than the {}-byte header", bytes.size(), HeaderSize));
+        return failure(
+            fmt::format("network data is {} bytes, shorter than the {}-byte header", bytes.size(), HeaderSize));
     const std::byte* header = bytes.data();
     if (std::memcmp(header, Magic, sizeof Magic) != 0)
         return failure("not an Arbiter network: wrong magic (expected \"ARBNNUE\" and a zero byte)");
     if (const uint32_t version = read_u32(header + 8); version != FormatVersion)
-        return failure(fmt::format("unsupported network format version {} (this build reads version {})", version, FormatVersion));
+        return failure(
+            fmt::format("unsupported network format version {} (this build reads version {})", version, FormatVersion));
     const uint32_t arch_id = read_u32(header + 12);
     if (arch_id < uint32_t(Architecture::Plain) || arch_id > uint32_t(Architecture::KingBuckets))
-        return failure(fmt::format("unsupported network architecture id {} (this build evaluates architectures 1, "
-                                   "(768 -> H) x 2 -> 1; 2, the same with {} output buckets; and 3, the same with "
-                                   "{} king input buckets)",
-                                   arch_id, MaterialBucketCount, KingBucketCount));
+        return failure(
+            fmt::format("unsupported network architecture id {} (this build evaluates architectures 1, "
+                        "(768 -> H) x 2 -> 1; 2, the same with {} output buckets; and 3, the same with "
+                        "{} king input buckets)",
+                        arch_id, MaterialBucketCount, KingBucketCount));
     const auto arch = Architecture(arch_id);
     const uint32_t hidden = read_u32(header + 16);
     if (hidden > uint32_t(MaxHiddenSize) || !supported_hidden_size(int(hidden)))
-        return failure(fmt::format("unsupported hidden size {} (this build evaluates {})", hidden,
-                                   fmt::join(HiddenSizes, ", ")));
+        return failure(
+            fmt::format("unsupported hidden size {} (this build evaluates {})", hidden, fmt::join(HiddenSizes, ", ")));
     const size_t expected_size = payload_size(arch, int(hidden));
     if (const uint32_t declared = read_u32(header + 20); declared != expected_size)
-        return failure(fmt::format("payload size mismatch: the header declares {} bytes, {} needs {}",
-                                   declared, describe(arch, int(hidden)), expected_size));
+        return failure(fmt::format("payload size mismatch: the header declares {} bytes, {} needs {}", declared,
+                                   describe(arch, int(hidden)), expected_size));
     if (const uint32_t reserved = read_u32(header + 28); reserved != 0)
         return failure(fmt::format("reserved header field is {}, expected 0", reserved));
 
     // Step 2: the payload is exactly as long as declared and matches its checksum.
     const std::span<const std::byte> payload = bytes.subspan(HeaderSize);
     if (payload.size() < expected_size)
-        return failure(fmt::format("network data truncated: the payload has {} of its {} bytes", payload.size(), expected_size));
+        return failure(
+            fmt::format("network data truncated: the payload has {} of its {} bytes", payload.size(), expected_size));
     if (payload.size() > expected_size)
         return failure(fmt::format("network data has {} trailing bytes after the {}-byte payload",
                                    payload.size() - expected_size, expected_size));
     const uint32_t stored_crc = read_u32(header + 24);
     if (const uint32_t actual = crc32(payload); actual != stored_crc)
-        return failure(fmt::format("CRC mismatch: the header says {:08x}, the payload's CRC-32 is {:08x} (corrupt file)",
-                                   stored_crc, actual));
+        return failure(fmt::format(
+            "CRC mismatch: the header says {:08x}, the payload's CRC-32 is {:08x} (corrupt file)", stored_crc, actual));
 
     // Step 3: the weights, each within the range the kernels rely on (network.h).
     const size_t h = hidden;
     auto net = std::make_unique<Network>(arch, int(hidden));
     const std::byte* p = payload.data();
-    std::string error = read_weights(p, net->feature_weights, FeatureWeightLimit,
-        [h](size_t i) { return fmt::format("feature weight {} (feature {}, neuron {})", i, i / h, i % h); });
+    std::string error = read_weights(p, net->feature_weights, FeatureWeightLimit, [h](size_t i) {
+        return fmt::format("feature weight {} (feature {}, neuron {})", i, i / h, i % h);
+    });
     if (error.empty())
         error = read_weights(p, net->feature_biases, FeatureWeightLimit,
                              [](size_t i) { return fmt::format("feature bias {}", i); });
@@ -158,7 +163,8 @@ LoadResult load_network_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) {
         const int error = errno;
-        return failure(fmt::format("cannot open network file '{}': {}", path, error ? std::strerror(error) : "open failed"));
+        return failure(
+            fmt::format("cannot open network file '{}': {}", path, error ? std::strerror(error) : "open failed"));
     }
     const std::streamoff size = in.tellg();
     if (size < 0) return failure(fmt::format("cannot read network file '{}'", path));
@@ -173,4 +179,4 @@ LoadResult load_network_file(const std::string& path) {
     return result;
 }
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue

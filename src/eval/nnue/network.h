@@ -24,10 +24,10 @@
 
 namespace arbiter::eval::nnue {
 
-inline constexpr int InputSize = 768;   // 2 colours x 6 piece types x 64 squares
-inline constexpr int QA = 255;          // quantisation of feature weights and biases
-inline constexpr int QB = 64;           // quantisation of output weights
-inline constexpr int OutputScale = 400; // centipawns per unit of the float output
+inline constexpr int InputSize = 768;    // 2 colours x 6 piece types x 64 squares
+inline constexpr int QA = 255;           // quantisation of feature weights and biases
+inline constexpr int QB = 64;            // quantisation of output weights
+inline constexpr int OutputScale = 400;  // centipawns per unit of the float output
 
 // The hidden sizes (neurons per perspective) the kernels are compiled for. Each is a
 // multiple of 128, so a feature row is a whole number of 64-byte lines and of 512-bit
@@ -140,9 +140,7 @@ public:
     int buckets() const { return bucket_count(architecture_); }
     int inputs() const { return input_count(architecture_); }
     // The output bucket of a position with `piece_count` pieces.
-    int bucket(int piece_count) const {
-        return architecture_ == Architecture::Plain ? 0 : output_bucket(piece_count);
-    }
+    int bucket(int piece_count) const { return architecture_ == Architecture::Plain ? 0 : output_bucket(piece_count); }
     InputView view(Color perspective, Square king) const { return input_view(architecture_, perspective, king); }
 
     // Feature-major, inputs() features: the hidden_size() weights of feature f start
@@ -162,8 +160,8 @@ public:
 // pieces first, ranks flipped for Black, so both perspectives share one weight matrix;
 // in architecture 3 placed in the block of the perspective's king bucket (`view`).
 constexpr int feature_index(Color perspective, Piece piece, Square square, InputView view = {}) {
-    return view.offset + (color_of(piece) == perspective ? 0 : 384) + type_of(piece) * 64
-           + ((perspective == White ? int(square) : int(square) ^ 56) ^ view.square_xor);
+    return view.offset + (color_of(piece) == perspective ? 0 : 384) + type_of(piece) * 64 +
+           ((perspective == White ? int(square) : int(square) ^ 56) ^ view.square_xor);
 }
 
 // A loaded network, or (net empty) the reason the bytes were refused.
@@ -194,4 +192,4 @@ std::string_view default_network_error();
 // when the file was missing: the name UCI reports as EvalFile's default.
 std::string_view default_network_name();
 
-} // namespace arbiter::eval::nnue
+}  // namespace arbiter::eval::nnue
