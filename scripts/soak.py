@@ -54,18 +54,14 @@ class Setting:
 
 SYZYGY = f"{SHARED / 'syzygy'}:{SHARED / 'syzygy5'}"
 PLAN = [
-    Setting("self-1+0.01-fastchess", "fastchess", "1+0.01", 300, "self"),
-    Setting("stockfish-1+0.01-cutechess-hash1", "cutechess", "1+0.01", 200, "/usr/games/stockfish",
+    Setting("self-1+0.01-fastchess", "fastchess", "1+0.01", 500, "self"),
+    Setting("stockfish-1+0.01-cutechess-hash1", "cutechess", "1+0.01", 370, "/usr/games/stockfish",
             engine_options=("Hash=1",)),
+    Setting("self-dfrc-1+0.01-cutechess", "cutechess", "1+0.01", 300, "self", chess960=True),
+    Setting("glaurung-1+0.01-cutechess-threads2", "cutechess", "1+0.01", 200, "/usr/games/glaurung",
+            engine_options=("Threads=2",), concurrency=1),
     Setting("toga2-5+0.05-fastchess-multipv3", "fastchess", "5+0.05", 150, "/usr/games/toga2",
             engine_options=("MultiPV=3",)),
-    Setting("glaurung-5+0.05-cutechess-threads2", "cutechess", "5+0.05", 100, "/usr/games/glaurung",
-            engine_options=("Threads=2",), concurrency=1),
-    Setting("self-40/10-fastchess-hash1024-overhead0", "fastchess", "40/10", 100, "self",
-            engine_options=("Hash=1024", "Move Overhead=0"), opponent_options=("Hash=1024", "Move Overhead=0")),
-    Setting("stockfish-10+0.1-cutechess-ponder", "cutechess", "10+0.1", 60, "/usr/games/stockfish",
-            engine_options=("Ponder=true",), concurrency=1, tool_args=("-each", "ponder")),
-    Setting("self-dfrc-1+0.01-cutechess", "cutechess", "1+0.01", 300, "self", chess960=True),
     Setting("toga2-5+0.05-fastchess-syzygy", "fastchess", "5+0.05", 100, "/usr/games/toga2",
             engine_options=(f"SyzygyPath={SYZYGY}",), needs=(SHARED / "syzygy5",)),
     Setting("stockfish1500-5+0.05-fastchess-limit1500", "fastchess", "5+0.05", 100, "/usr/games/stockfish",
@@ -73,14 +69,14 @@ PLAN = [
             opponent_options=("UCI_LimitStrength=true", "UCI_Elo=1500")),
     Setting("glaurung-5+0.05-cutechess-limit2500", "cutechess", "5+0.05", 100, "/usr/games/glaurung",
             engine_options=("UCI_LimitStrength=true", "UCI_Elo=2500")),
-    Setting("self-threads2-10+0.1-fastchess", "fastchess", "10+0.1", 200, "self",
-            engine_options=("Threads=2",), concurrency=1),
-    Setting("self-20+0.2-vs-10+0.1-fastchess", "fastchess", "20+0.2", 200, "self", tool_args=()),
-    Setting("toga2-10+0.1-cutechess", "cutechess", "10+0.1", 100, "/usr/games/toga2"),
+    Setting("stockfish-5+0.05-cutechess-ponder", "cutechess", "5+0.05", 60, "/usr/games/stockfish",
+            engine_options=("Ponder=true",), concurrency=1, tool_args=("-each", "ponder")),
+    Setting("self-40/10-fastchess-hash1024-overhead0", "fastchess", "40/10", 60, "self",
+            engine_options=("Hash=1024", "Move Overhead=0"), opponent_options=("Hash=1024", "Move Overhead=0")),
+    Setting("toga2-10+0.1-cutechess", "cutechess", "10+0.1", 60, "/usr/games/toga2"),
 ]
-# The one setting with time odds: Arbiter at 20+0.2 against itself at 10+0.1 (what a
-# perfect second thread would be worth, beside "self-threads2-10+0.1-fastchess").
-OPPONENT_TC = {"self-20+0.2-vs-10+0.1-fastchess": "10+0.1"}
+# Settings with time odds: the opponent's own control.
+OPPONENT_TC: dict = {}
 
 REPORT = re.compile(r"^time forfeits: (?P<e>\S+) (?P<et>\d+), (?P<o>\S+) (?P<ot>\d+); illegal moves: \S+ (?P<ei>\d+), "
                     r"\S+ (?P<oi>\d+); crashes/disconnects: \S+ (?P<ec>\d+), \S+ (?P<oc>\d+); protocol warnings: "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tournament-grade soak: every setting of scripts/soak.py's plan (both tournament
-# managers, five time controls, Threads 2, pondering, DFRC, Syzygy, strength levels,
+# managers, four time controls, Threads 2, pondering, DFRC, Syzygy, strength levels,
 # MultiPV, small and large Hash, Move Overhead 0; Debian's stockfish, toga2, glaurung
 # and Arbiter itself), a progress line per chunk of games and a summary table of
 # forfeits, illegal moves, crashes and protocol warnings per setting. The same command

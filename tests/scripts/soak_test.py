@@ -56,15 +56,19 @@ class SoakTest(unittest.TestCase):
         self.assertGreater(differ, 40)
 
     def test_commands(self):
-        setting = next(s for s in soak.PLAN if s.name == "stockfish-10+0.1-cutechess-ponder")
+        setting = next(s for s in soak.PLAN if s.name == "stockfish-5+0.05-cutechess-ponder")
         cmd = soak.match_command(setting, "/e/arbiter", 50, seed=7, pgn=pathlib.Path("x.pgn"), book=None)
         self.assertIn("--tool-arg=-each", cmd)
         self.assertIn("--tool-arg=ponder", cmd)
         self.assertEqual(cmd[cmd.index("--engine-option") + 1], "Ponder=true")
-        odds = next(s for s in soak.PLAN if s.name in soak.OPPONENT_TC)
-        cmd = soak.match_command(odds, "/e/arbiter", 50, seed=7, pgn=pathlib.Path("x.pgn"), book=None)
+        soak.OPPONENT_TC["self-1+0.01-fastchess"] = "2+0.02"
+        try:
+            odds = next(s for s in soak.PLAN if s.name == "self-1+0.01-fastchess")
+            cmd = soak.match_command(odds, "/e/arbiter", 50, seed=7, pgn=pathlib.Path("x.pgn"), book=None)
+        finally:
+            del soak.OPPONENT_TC["self-1+0.01-fastchess"]
         self.assertEqual(cmd[cmd.index("--opponent") + 1], "/e/arbiter")
-        self.assertEqual(cmd[cmd.index("--opponent-tc") + 1], "10+0.1")
+        self.assertEqual(cmd[cmd.index("--opponent-tc") + 1], "2+0.02")
         self.assertGreaterEqual(sum(s.games for s in soak.PLAN), 2000)
 
     def test_reports_add_up(self):
