@@ -19,7 +19,8 @@
 //    Hash`, `Clear Hash`, `ucinewgame`) per input; further such lines are skipped.
 //
 // What the harness checks, besides the sanitizers: every `go` that does not ask for
-// perft prints exactly one bestmove; it is `(none)` exactly when the position has no
+// perft prints exactly one bestmove, or none when it is refused for a bad limit (its
+// error line ends in "not searching"); the bestmove is `(none)` exactly when the position has no
 // legal move, otherwise a legal move (one of `searchmoves` when any of them is
 // legal), and its ponder move is legal after it; every `pv` printed is a legal move
 // sequence from the searched position.
@@ -162,6 +163,9 @@ std::vector<Move> search_moves(const Position& pos, const std::vector<std::strin
 // Checks what one search printed (see the header comment).
 void check_search_output(std::string_view output, const Position& root, const std::vector<Move>& restricted) {
     int bestmoves = 0;
+    // A `go` with a bad limit is refused: its error line ends in "not searching", and no
+    // search (and no bestmove) follows.
+    bool refused = false;
     size_t begin = 0;
     while (begin < output.size()) {
         size_t end = output.find('\n', begin);
@@ -184,7 +188,11 @@ void check_search_output(std::string_view output, const Position& root, const st
             continue;
         }
         // `info string` lines are free text (an error may quote a word such as "pv").
-        if (words[0] != "info" || (words.size() > 1 && words[1] == "string")) continue;
+        if (words.size() > 1 && words[0] == "info" && words[1] == "string") {
+            refused = refused || (words.back() == "searching" && words[words.size() - 2] == "not");
+            continue;
+        }
+        if (words[0] != "info") continue;
         const auto pv = std::find(words.begin(), words.end(), "pv");
         if (pv == words.end()) continue;
         check(pv + 1 != words.end());
@@ -195,7 +203,7 @@ void check_search_output(std::string_view output, const Position& root, const st
             pos = pos.apply(*m);
         }
     }
-    check(bestmoves == 1);
+    check(bestmoves == (refused ? 0 : 1));
 }
 
 // One Session serves every input: a fresh one allocates and clears a 16 MB hash
