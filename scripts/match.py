@@ -591,6 +591,7 @@ class MatchPlan:
     chess960: bool
     tool_args: list[str]
     opponent_tc: str | None = None  # time odds: the opponent's own control
+    ponder: bool = False  # both engines think on the opponent's time (cutechess-cli only)
 
     def engine_tcs(self) -> tuple[str, str] | None:
         """(engine's, opponent's) control when the opponent has its own, else None (one for both)."""
@@ -635,6 +636,8 @@ def cutechess_command(exe: str, plan: MatchPlan) -> list[str]:
         cmd += [f"option.{option}" for option in engine.options]
         if own_tcs:
             cmd.append(f"tc={own_tcs[index]}")
+        if plan.ponder:
+            cmd.append("ponder")
     if not own_tcs:
         cmd += ["-each", f"tc={plan.tc}"]
     cmd += ["-openings", f"file={plan.book}", f"format={plan.book_format}", "order=random",
@@ -762,6 +765,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, help="seed of the random opening order (default: random)")
     parser.add_argument("--pgn", help="append the games to this file (default: a temporary file)")
     parser.add_argument("--chess960", action="store_true")
+    parser.add_argument("--ponder", action="store_true",
+                        help="both engines ponder (cutechess-cli only: fastchess has no pondering)")
     parser.add_argument("--tool", choices=("fastchess", "cutechess"))
     parser.add_argument("--tool-arg", action="append", default=[], metavar="ARG",
                         help="extra argument passed to the tool as is (use --tool-arg=-recover)")
@@ -803,8 +808,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def build_engines(args: argparse.Namespace) -> tuple[EngineSpec, EngineSpec, bool]:
     """(engine, opponent, opponent needs a PGN book)."""
+    # --ponder: cutechess-cli sets each engine's Ponder option itself (and warns about one
+    # set by hand), so no Ponder option is passed then, a known default's included.
+    def kept(options: list[str]) -> list[str]:
+        return [o for o in options if not (args.ponder and o.split("=")[0].strip().lower() == "ponder")]
+
     engine = EngineSpec(args.engine_name, resolve_engine(args.engine), args.engine_proto,
-                        [check_option(o) for o in args.engine_option], [])
+                        kept([check_option(o) for o in args.engine_option]), [])
     opponent_cmd = resolve_engine(args.opponent)
     known = None if args.no_opponent_defaults else KNOWN_ENGINES.get(pathlib.Path(opponent_cmd).name)
     name, proto, options, extra_args, needs_pgn = known or (
@@ -814,8 +824,7 @@ def build_engines(args: argparse.Namespace) -> tuple[EngineSpec, EngineSpec, boo
     name = args.opponent_name or name
     if name == engine.name:
         name += "-2"  # the tools tell players apart by name
-    opponent = EngineSpec(name, opponent_cmd, proto,
-                          options + [check_option(o) for o in args.opponent_option],
+    opponent = EngineSpec(name, opponent_cmd, proto, kept(options + [check_option(o) for o in args.opponent_option]),
                           extra_args + args.opponent_arg)
     return engine, opponent, needs_pgn
 
@@ -855,7 +864,9 @@ def main(argv: list[str]) -> int:
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-match-"))
     try:
         engine, opponent, needs_pgn = build_engines(args)
-        tool, exe = choose_tool(args.tool, [engine.proto, opponent.proto])
+        if args.ponder and args.tool == "fastchess":
+            raise UsageError("--ponder needs cutechess-cli (fastchess does not ponder)")
+        tool, exe = choose_tool("cutechess" if args.ponder else args.tool, [engine.proto, opponent.proto])
         if args.book:
             book = pathlib.Path(args.book).resolve()
         elif args.chess960:
@@ -867,7 +878,7 @@ def main(argv: list[str]) -> int:
         plan = MatchPlan((engine, opponent), args.tc, args.games // 2,
                          tuple(args.sprt) if args.sprt else None, args.concurrency, book, book_format,
                          args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31),
-                         pgn, args.chess960, args.tool_arg, args.opponent_tc)
+                         pgn, args.chess960, args.tool_arg, args.opponent_tc, args.ponder)
     except UsageError as error:
         shutil.rmtree(scratch, ignore_errors=True)
         print(f"match.py: {error}", file=sys.stderr)

@@ -13,7 +13,7 @@ illegal moves, crashes or disconnects and protocol warnings, Arbiter's and the
 opponent's apart. Exit status 0 when Arbiter had none of them in any game, 1 otherwise.
 
 The settings cover both managers; 1+0.01, 5+0.05, 10+0.1 and 40/10 repeating; Threads 2;
-pondering (cutechess `ponder`); Chess960 from a DFRC book (made here: each side's back
+pondering (cutechess-cli's `ponder`, match.py --ponder); Chess960 from a DFRC book (made here: each side's back
 rank drawn apart); Syzygy tables (3-5 pieces from ../shared/data, skipped with a message
 where they are missing); UCI_LimitStrength at 1500 and 2500; MultiPV 3; Hash 1 and 1024;
 Move Overhead 0; opponents Debian's stockfish, toga2 and glaurung, and Arbiter itself.
@@ -49,6 +49,7 @@ class Setting:
     concurrency: int = 2
     tool_args: tuple = ()
     chess960: bool = False
+    ponder: bool = False  # both engines ponder (cutechess only)
     needs: tuple = ()  # files that must exist (tables)
 
 
@@ -70,7 +71,7 @@ PLAN = [
     Setting("glaurung-5+0.05-cutechess-limit2500", "cutechess", "5+0.05", 100, "/usr/games/glaurung",
             engine_options=("UCI_LimitStrength=true", "UCI_Elo=2500")),
     Setting("stockfish-5+0.05-cutechess-ponder", "cutechess", "5+0.05", 60, "/usr/games/stockfish",
-            engine_options=("Ponder=true",), concurrency=1, tool_args=("-each", "ponder")),
+            concurrency=1, ponder=True),
     Setting("self-40/10-fastchess-hash1024-overhead0", "fastchess", "40/10", 60, "self",
             engine_options=("Hash=1024", "Move Overhead=0"), opponent_options=("Hash=1024", "Move Overhead=0")),
     Setting("toga2-10+0.1-cutechess", "cutechess", "10+0.1", 60, "/usr/games/toga2"),
@@ -135,6 +136,8 @@ def match_command(setting: Setting, engine: str, games: int, seed: int, pgn: pat
         cmd.append(f"--tool-arg={arg}")
     if setting.chess960:
         cmd.append("--chess960")
+    if setting.ponder:
+        cmd.append("--ponder")
     if book:
         cmd += ["--book", str(book)]
     return cmd

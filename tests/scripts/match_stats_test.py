@@ -422,6 +422,26 @@ class CommandLineTest(unittest.TestCase):
             match.fastchess_command("tool", self.plan("nodes=40000"), pathlib.Path("log")))
         self.assertEqual(each, ["tc=inf", "nodes=40000"])
 
+    def test_pondering_goes_to_each_engine_and_needs_cutechess(self):
+        plan = self.plan()
+        plan.ponder = True
+        sections, each = self.engine_sections(match.cutechess_command("tool", plan))
+        self.assertEqual(each, ["tc=10+0.1"])  # cutechess-cli takes a single -each
+        self.assertTrue(all("ponder" in section for section in sections))
+        # cutechess-cli sets Ponder itself and warns about one set by hand: none is passed,
+        # not even a known opponent's default.
+        args = match.parse_args(["--opponent", "/usr/games/glaurung", "--engine", "/bin/true", "--ponder",
+                                 "--engine-option", "Ponder=true", "--engine-option", "Hash=8"])
+        engine, opponent, _ = match.build_engines(args)
+        self.assertEqual(engine.options, ["Hash=8"])
+        self.assertFalse(any(o.lower().startswith("ponder") for o in opponent.options))
+        self.assertIn("Threads=1", opponent.options)
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            status = match.main(["--opponent", "/bin/true", "--engine", "/bin/true", "--ponder",
+                                 "--tool", "fastchess", "--games", "2"])
+        self.assertEqual(status, 2)
+        self.assertIn("--ponder needs cutechess-cli", err.getvalue())
+
     def test_opponent_control_is_checked(self):
         base = ["--opponent", "/bin/true", "--engine", "/bin/true"]
         self.assertEqual(match.parse_args(base + ["--tc", "8+0.08", "--opponent-tc", "1+0.01"]).opponent_tc,

@@ -58,9 +58,8 @@ class SoakTest(unittest.TestCase):
     def test_commands(self):
         setting = next(s for s in soak.PLAN if s.name == "stockfish-5+0.05-cutechess-ponder")
         cmd = soak.match_command(setting, "/e/arbiter", 50, seed=7, pgn=pathlib.Path("x.pgn"), book=None)
-        self.assertIn("--tool-arg=-each", cmd)
-        self.assertIn("--tool-arg=ponder", cmd)
-        self.assertEqual(cmd[cmd.index("--engine-option") + 1], "Ponder=true")
+        self.assertIn("--ponder", cmd)
+        self.assertEqual(cmd[cmd.index("--tool") + 1], "cutechess")
         soak.OPPONENT_TC["self-1+0.01-fastchess"] = "2+0.02"
         try:
             odds = next(s for s in soak.PLAN if s.name == "self-1+0.01-fastchess")
