@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Rebuilds a net from the repository alone: its recipe names the self-play shards of
+nets/data/ it was trained on (by file and sha256) and the trainer's settings.
+
+    python3 scripts/nnue/rebuild.py nets/<net>.recipe.json [--out rebuilt.anet] [--work DIR]
+
+Steps, each said on standard output: check every shard against the recipe's sha256
+(a shard that has left the working tree is read from the commit the recipe names, as
+`git show COMMIT:nets/data/FILE`); pool them with `arbiter convert` into one .abin (every
+game once); train with `scripts/nnue/train.py` and the recipe's flags; quantise and
+write the net. At the end: the new net's sha256 beside the recipe's. Training on the
+CPU with more than one thread is not bit for bit repeatable (the order of floating-point
+sums varies), so the two may differ; the net's worth is then judged by games against
+the committed one (nets/README.md says how).
+
+A recipe (JSON):
+    {"net": "arbiter-010.anet", "sha256": "...", "commit": "<the commit that holds the shards>",
+     "shards": [{"file": "gen5-4801-000.apack", "sha256": "..."}, ...],
+     "train": ["--hidden", "384", "--buckets", "8", ...]}
+"""
+import argparse
+import hashlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+STORE = ROOT / "nets" / "data"
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def shard_bytes(store: pathlib.Path, name: str, commit: str | None) -> bytes:
+    """The shard from the working tree, or else from the recipe's commit."""
+    path = store / name
+    if path.exists():
+        return path.read_bytes()
+    if not commit:
+        raise FileNotFoundError(f"{name}: not in nets/data/ and the recipe names no commit")
+    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:nets/data/{name}"], capture_output=True)
+    if done.returncode != 0:
+        raise FileNotFoundError(f"{name}: not in nets/data/ nor at commit {commit}")
+    return done.stdout
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("recipe")
+    ap.add_argument("--out", default="rebuilt.anet")
+    ap.add_argument("--work", help="folder for the pooled data and the training log (default: a temporary one)")
+    ap.add_argument("--engine", default=str(ROOT / "build" / "arbiter"))
+    ap.add_argument("--store", default=str(STORE), help="the shards' folder (default: nets/data)")
+    args = ap.parse_args(argv)
+    recipe = json.loads(pathlib.Path(args.recipe).read_text())
+    with tempfile.TemporaryDirectory(prefix="arbiter-rebuild-") as scratch:
+        work = pathlib.Path(args.work or scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        shards = []
+        for shard in recipe["shards"]:
+            try:
+                data = shard_bytes(pathlib.Path(args.store), shard["file"], recipe.get("commit"))
+            except FileNotFoundError as error:
+                print(f"rebuild.py: {error}", file=sys.stderr)
+                return 1
+            if sha256_bytes(data) != shard["sha256"]:
+                print(f"rebuild.py: {shard['file']}: sha256 differs from the recipe's", file=sys.stderr)
+                return 1
+            path = work / shard["file"]
+            path.write_bytes(data)
+            shards.append(str(path))
+        print(f"shards: {len(shards)} checked against the recipe", flush=True)
+        pool = work / "pool.abin"
+        if subprocess.run([args.engine, "convert", *shards, str(pool)]).returncode != 0:
+            print("rebuild.py: arbiter convert failed", file=sys.stderr)
+            return 1
+        train = [sys.executable, str(ROOT / "scripts" / "nnue" / "train.py"), "--data", str(pool), "--out", args.out,
+                 "--log", str(work / "train.log"), *recipe["train"]]
+        print("$ " + " ".join(train), flush=True)
+        if subprocess.run(train).returncode != 0:
+            print("rebuild.py: training failed", file=sys.stderr)
+            return 1
+        digest = sha256_bytes(pathlib.Path(args.out).read_bytes())
+        same = digest == recipe.get("sha256")
+        print(f"rebuilt {args.out}: sha256 {digest}")
+        print(f"the recipe's {recipe['net']}: sha256 {recipe.get('sha256')}"
+              f" ({'the same bytes' if same else 'other bytes: judge it by games against the committed net'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

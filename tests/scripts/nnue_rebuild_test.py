@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""scripts/nnue/rebuild.py on a tiny recipe: the shards are checked against it, pooled
+and trained into a net the engine loads; with one training thread the same recipe
+gives the same bytes twice; a shard whose bytes differ, or that is missing, stops it.
+
+    nnue_rebuild_test.py ENGINE      (exit status 77: torch missing, skipped)"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "nnue"))
+import system_python  # noqa: E402
+
+system_python.require_or_skip("numpy", "torch")
+
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import pathlib  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import unittest  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+REBUILD = ROOT / "scripts" / "nnue" / "rebuild.py"
+ENGINE = None  # set from the command line
+TRAIN = ["--hidden", "128", "--buckets", "8", "--epochs", "2", "--batch-size", "256", "--threads", "1",
+         "--seed", "3", "--quiet"]
+
+
+class RebuildTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+        cls.store = cls.dir / "data"
+        cls.store.mkdir()
+        run = cls.dir / "run.agame"
+        subprocess.run([ENGINE, "datagen", "--output", str(run), "--format", "agame", "--games", "12", "--threads", "1",
+                        "--soft-nodes", "300", "--nodes", "1000", "--seed", "3", "--eval", "hce", "--hash", "1"],
+                       check=True, capture_output=True)
+        for name, skip, games in (("r-000.apack", 0, 6), ("r-001.apack", 6, 6)):
+            subprocess.run([ENGINE, "pack", str(run), str(cls.store / name), "--skip", str(skip), "--games", str(games)],
+                           check=True, capture_output=True)
+        cls.shards = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+                      for p in sorted(cls.store.glob("*.apack"))]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def rebuild(self, recipe: dict, out: str):
+        path = self.dir / "recipe.json"
+        path.write_text(json.dumps(recipe))
+        return subprocess.run([sys.executable, str(REBUILD), str(path), "--out", str(self.dir / out), "--engine", ENGINE,
+                               "--store", str(self.store)], capture_output=True, text=True, timeout=600)
+
+    def test_the_same_recipe_gives_the_same_net(self):
+        recipe = {"net": "tiny.anet", "shards": self.shards, "train": TRAIN}
+        first = self.rebuild(recipe, "a.anet")
+        self.assertEqual(first.returncode, 0, first.stdout + first.stderr)
+        self.assertIn("shards: 2 checked against the recipe", first.stdout)
+        digest = hashlib.sha256((self.dir / "a.anet").read_bytes()).hexdigest()
+        recipe["sha256"] = digest
+        second = self.rebuild(recipe, "b.anet")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertIn("the same bytes", second.stdout)
+        loaded = subprocess.run([ENGINE], input=f"setoption name EvalFile value {self.dir / 'b.anet'}\nquit\n",
+                                capture_output=True, text=True, timeout=60).stdout
+        self.assertIn("loaded", loaded)
+
+    def test_a_changed_or_missing_shard_stops_it(self):
+        changed = [dict(self.shards[0], sha256="0" * 64), self.shards[1]]
+        done = self.rebuild({"net": "x", "shards": changed, "train": TRAIN}, "c.anet")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("r-000.apack: sha256 differs", done.stderr)
+        missing = self.shards + [{"file": "gone.apack", "sha256": "0" * 64}]
+        done = self.rebuild({"net": "x", "shards": missing, "train": TRAIN}, "d.anet")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("gone.apack: not in nets/data/ and the recipe names no commit", done.stderr)
+
+
+if __name__ == "__main__":
+    ENGINE = sys.argv.pop(1)
+    unittest.main()
