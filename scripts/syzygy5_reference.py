@@ -20,6 +20,9 @@ import random
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tb_endings  # noqa: E402
+
 # Stockfish shows a table win inside the fifty-move rule as a score near its mate
 # bound (above 8000 cp); cursed wins stay below 100 cp.
 MinTableWin = 1000
@@ -52,31 +55,10 @@ class Engine:
 
 
 def random_fen(material, rng):
-    """A random placement of `material` ("KRPvKR", White before the v)."""
-    board = {}
-    white = True
-    for c in material:
-        if c == "v":
-            white = False
-            continue
-        while True:
-            s = rng.randrange(64)
-            if s not in board and not (c == "P" and (s < 8 or s >= 56)):
-                break
-        board[s] = c if white else c.lower()
-    ranks = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            piece = board.get(rank * 8 + file)
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-            row, empty = row + piece, 0
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks) + (" w" if rng.random() < 0.5 else " b") + " - - 0 1"
+    """A random placement of `material` ("KRPvKR", White before the v), then a random side
+    to move (in that order: the committed reference list was drawn so)."""
+    fen = tb_endings.random_fen(material, True, rng)
+    return fen if rng.random() < 0.5 else fen.replace(" w ", " b ")
 
 
 def stockfish_wdl(sf, fen):
