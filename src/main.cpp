@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     // std::cin is tied to std::cout by default: every read would flush std::cout from
     // the input thread, racing the search thread's output (seen as a duplicated
-    // bestmove line). All output is flushed explicitly under the session's mutex.
+    // bestmove line). All output is flushed explicitly under uci::Session's output mutex.
     std::cin.tie(nullptr);
     if (argc == 1) {
         arbiter::uci::Session session(std::cout);

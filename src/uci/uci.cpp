@@ -60,7 +60,7 @@ bool is_go_keyword(std::string_view word) {
 Session::Session(std::ostream& out) : out_(out) {
     declare_options();
     // The callbacks run on the search thread: they read the engine's game, which stays
-    // unchanged until the search thread has ended, never the session's game_.
+    // unchanged until the search thread has ended, never Session::game_.
     engine_.set_listener({
         [this](const std::vector<search::SearchInfo>& lines) { print_iteration(lines); },
         [this](Move move, int number, int depth) {
