@@ -3,13 +3,17 @@
 # UndefinedBehaviorSanitizer, in build-fuzz/), replays every saved regression input,
 # then fuzzes each target for the given time.
 #
-#     bash scripts/fuzz.sh [seconds-per-target] [target...]
+#     bash scripts/fuzz.sh [--jobs N] [--keep] [seconds-per-target] [target...]
 #
 # Targets: fen, move, pgn, table, uci (or fen_fuzz, ...); default all five,
 # 60 seconds each. Each target starts from a copy of tests/fuzz/corpus/<name> in
-# build-fuzz/fuzz/<target>/corpus, which keeps what it learns between local runs;
-# nothing is written into tests/. Exits non-zero when a regression input fails or a
-# target crashes, times out or leaks, naming the saved input and how to reproduce it.
+# build-fuzz/fuzz/<target>/corpus, which keeps what it learns between local runs.
+# --jobs N fuzzes N targets at once (one core each; default 1). --keep merges what
+# each target learned into tests/fuzz/corpus/<name> afterwards (libFuzzer's -merge=1:
+# only inputs that reach new code), for a long run whose corpus is to be committed;
+# without it nothing is written into tests/. Exits non-zero when a regression input
+# fails or a target crashes, times out or leaks, naming the saved input and how to
+# reproduce it.
 #
 # Installs clang and libclang-rt-14-dev (libFuzzer) with apt-get when run as root and
 # they are missing, besides what scripts/setup.sh installs for every build.
@@ -18,10 +22,26 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 usage() {
-    echo "usage: bash scripts/fuzz.sh [seconds-per-target] [fen|move|pgn|table|uci ...]" >&2
+    echo "usage: bash scripts/fuzz.sh [--jobs N] [--keep] [seconds-per-target] [fen|move|pgn|table|uci ...]" >&2
     exit 2
 }
 
+jobs=1
+keep=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --jobs)
+        if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
+        jobs=$2
+        shift 2
+        ;;
+    --keep)
+        keep=1
+        shift
+        ;;
+    *) break ;;
+    esac
+done
 seconds=60
 if [ $# -gt 0 ]; then
     if ! [[ $1 =~ ^[1-9][0-9]*$ ]]; then usage; fi
@@ -112,38 +132,71 @@ for t in "${targets[@]}"; do
     echo "${t}_fuzz: $count regression input(s) replayed" >&2
 done
 
-# 2. Fuzz each target for the given time.
-summary=()
-for t in "${targets[@]}"; do
-    binary=$build/tests/fuzz/${t}_fuzz
-    work=$build/fuzz/${t}_fuzz
+# 2. Fuzz each target for the given time, up to $jobs at once. Each run leaves its
+# summary line in its own folder (and a file "failed" when it failed), read below.
+fuzz_target() {
+    local t=$1
+    local binary=$build/tests/fuzz/${t}_fuzz
+    local work=$build/fuzz/${t}_fuzz
     mkdir -p "$work/corpus" "$work/artifacts"
     cp tests/fuzz/corpus/"$t"/* "$work/corpus/"
-    rm -f "$work"/artifacts/*
+    rm -f "$work"/artifacts/* "$work/summary" "$work/failed"
     # -len_control=0: mutations may use the whole -max_len at once, which a short CI
     # run needs to get past the size of the seeds.
-    options=(-max_total_time="$seconds" -max_len="$(max_len "$t")" -len_control=0 -timeout=10
+    local options=(-max_total_time="$seconds" -max_len="$(max_len "$t")" -len_control=0 -timeout=10
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/")
     [ -f "tests/fuzz/$t.dict" ] && options+=(-dict="tests/fuzz/$t.dict")
     echo "Fuzzing ${t}_fuzz for $seconds s (log: $work/fuzz.log) ..." >&2
-    status=0
+    local status=0
     "$binary" "${options[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1 || status=$?
     # The last status line: coverage, features, corpus size, executions per second.
+    local last runs
     last=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1 || true)
     runs=$(grep -E '^stat::number_of_executed_units' "$work/fuzz.log" | awk '{print $2}' || true)
     if [ "$status" -eq 0 ]; then
-        summary+=("${t}_fuzz: ${last:-no status line} (${runs:-?} runs)")
-    else
-        summary+=("${t}_fuzz: FAILED after ${runs:-?} runs; last status: ${last:-none}")
+        echo "${t}_fuzz: ${last:-no status line} (${runs:-?} runs)" >"$work/summary"
+        return 0
+    fi
+    echo "${t}_fuzz: FAILED after ${runs:-?} runs; last status: ${last:-none}" >"$work/summary"
+    touch "$work/failed"
+    tail -n 60 "$work/fuzz.log" >&2
+    local artifact
+    artifact=$(find "$work/artifacts" -type f -print -quit)
+    echo "FAILED: ${t}_fuzz stopped with status $status" >&2
+    if [ -n "$artifact" ]; then
+        echo "    input saved as: $artifact" >&2
+        echo "    reproduce with: $binary $artifact" >&2
+        echo "    keep it with:   cp $artifact tests/fuzz/regressions/${t}_fuzz/<what-it-found>" >&2
+    fi
+}
+
+running=0
+for t in "${targets[@]}"; do
+    fuzz_target "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+done
+wait
+
+summary=()
+for t in "${targets[@]}"; do
+    work=$build/fuzz/${t}_fuzz
+    summary+=("$(cat "$work/summary" 2>/dev/null || echo "${t}_fuzz: no summary (the run did not finish)")")
+    if [ -f "$work/failed" ] || [ ! -f "$work/summary" ]; then
         failed=1
-        tail -n 60 "$work/fuzz.log" >&2
-        artifact=$(find "$work/artifacts" -type f -print -quit)
-        echo "FAILED: ${t}_fuzz stopped with status $status" >&2
-        if [ -n "$artifact" ]; then
-            echo "    input saved as: $artifact" >&2
-            echo "    reproduce with: $binary $artifact" >&2
-            echo "    keep it with:   cp $artifact tests/fuzz/regressions/${t}_fuzz/<what-it-found>" >&2
-        fi
+    elif [ "$keep" -eq 1 ]; then
+        before=$(find "tests/fuzz/corpus/$t" -type f | wc -l)
+        "$build/tests/fuzz/${t}_fuzz" -merge=1 -max_len="$(max_len "$t")" "tests/fuzz/corpus/$t" "$work/corpus" \
+            >"$work/merge.log" 2>&1 || {
+            tail -n 20 "$work/merge.log" >&2
+            echo "FAILED: merging ${t}_fuzz's corpus into tests/fuzz/corpus/$t" >&2
+            failed=1
+        }
+        after=$(find "tests/fuzz/corpus/$t" -type f | wc -l)
+        summary+=("    kept: tests/fuzz/corpus/$t has $after inputs (was $before)")
     fi
 done
 
