@@ -267,7 +267,7 @@ TEST_CASE("PGN several games, line endings, escape lines", "[pgn]") {
     CHECK(read_pgn("{only words} *\n1. e4 *").games.size() == 2);
 }
 
-TEST_CASE("PGN errors name the game, the line and the token; other games are kept", "[pgn]") {
+TEST_CASE("PGN errors name the game, the line and the token, other games are kept", "[pgn]") {
     const PgnReadResult r = read_pgn(
         "[Event \"ok\"]\n\n1. e4 e5 1-0\n\n"
         "[Event \"bad\"]\n\n1. e4 e5\n2. Kxx Nc6 0-1\n\n"

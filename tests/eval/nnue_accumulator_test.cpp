@@ -191,7 +191,7 @@ TEST_CASE("a tiny hand-made net evaluates as the spec's formula says", "[nnue]")
     const Position black_to_move = test::parse_fen("k7/8/8/8/8/8/8/4K3 b - - 0 1");
     REQUIRE(feature_index(White, WKing, E1) == 324);
 
-    SECTION("one neuron inside the clamp; both divisions truncate toward zero") {
+    SECTION("one neuron inside the clamp, both divisions truncate toward zero") {
         net->feature_weights[324 * 256 + 0] = 200;
         net->output_weights[0] = 37;         // side to move's accumulator
         net->output_weights[256 + 0] = -50;  // the other side's
@@ -373,7 +373,7 @@ void walk_with_guards(AccumulatorStack& stack, const Network& net, const Positio
 
 }  // namespace
 
-TEST_CASE("guards pop what they push; only the leaves are computed", "[nnue]") {
+TEST_CASE("guards pop what they push, only the leaves are computed", "[nnue]") {
     const Architecture arch = GENERATE(Architecture::Plain, Architecture::KingBuckets);
     const auto net = test::random_network(8, arch);
     AccumulatorStack stack;

@@ -262,7 +262,7 @@ TEST_CASE("damaged networks are refused, each with its own message", "[nnue]") {
     CHECK(load_network(good).net != nullptr);
 }
 
-TEST_CASE("networks load from files; errors name the file", "[nnue]") {
+TEST_CASE("networks load from files, errors name the file", "[nnue]") {
     const auto net = test::random_network(3);
 
     SECTION("a good file") {

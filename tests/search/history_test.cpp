@@ -112,7 +112,7 @@ TEST_CASE("gravity keeps every entry within bounds and lets new results win", "[
     CHECK(h->quiet(White, Ne5, NoThreats) < 0);
 }
 
-TEST_CASE("capture history is indexed by the captured type; a quiet promotion counts as a pawn", "[search][history]") {
+TEST_CASE("capture history is indexed by the captured type, a quiet promotion counts as a pawn", "[search][history]") {
     auto h = std::make_unique<History>();
     h->update_capture(WQueen, D7, Knight, 800);
     CHECK(h->capture(WQueen, D7, Knight) == 800);
@@ -122,7 +122,7 @@ TEST_CASE("capture history is indexed by the captured type; a quiet promotion co
     CHECK(h->capture(WPawn, A8, Pawn) == 500);
 }
 
-TEST_CASE("killers keep the two latest distinct moves of a ply; countermoves answer a move", "[search][history]") {
+TEST_CASE("killers keep the two latest distinct moves of a ply, countermoves answer a move", "[search][history]") {
     auto h = std::make_unique<History>();
     h->add_killer(3, NgF3);
     h->add_killer(3, NgF3);

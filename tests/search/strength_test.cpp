@@ -131,7 +131,7 @@ TEST_CASE("a limited search keeps its node budget, shows MultiPV's lines and rep
     CHECK(two.lines_shown.front() == 2);
 }
 
-TEST_CASE("a low level varies its moves with the seed; none hangs a queen", "[strength]") {
+TEST_CASE("a low level varies its moves with the seed, none hangs a queen", "[strength]") {
     Engine engine;
     const Position start = test::parse_fen(Position::StartFen);
     std::set<uint16_t> moves;

@@ -107,7 +107,7 @@ TEST_CASE("the fifty-move counter turns a long win into a draw-ranked one", "[sy
     CHECK(late >= syzygy::win_rank_bound(false));
 }
 
-TEST_CASE("after a repetition the shortest win ranks first; a third occurrence is a draw", "[syzygy]") {
+TEST_CASE("after a repetition the shortest win ranks first, a third occurrence is a draw", "[syzygy]") {
     syzygy::Tablebases tables;
     REQUIRE(tables.load(TableFolder).tables > 0);
     const Position start = parse("8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1");
@@ -153,7 +153,7 @@ TEST_CASE("after a repetition the shortest win ranks first; a third occurrence i
     CHECK((*ranks)[repeat] == 0);
 }
 
-TEST_CASE("checkmate on the hundredth ply still wins; stalemate and mate have their DTZ", "[syzygy]") {
+TEST_CASE("checkmate on the hundredth ply still wins, stalemate and mate have their DTZ", "[syzygy]") {
     syzygy::Tablebases tables;
     REQUIRE(tables.load(TableFolder).tables > 0);
     // Mate and stalemate decide without a table entry: DTZ -1 and 0.

@@ -154,7 +154,7 @@ TEST_CASE("PGN conversion writes the records the agame conversion writes for the
     CHECK_THAT(log_pgn.str(), Catch::Contains("no score 0"));
 }
 
-TEST_CASE("PGN conversion names bad games, skips them and fails; bad paths are refused", "[pgn_training]") {
+TEST_CASE("PGN conversion names bad games, skips them and fails, bad paths are refused", "[pgn_training]") {
     TempDir dir;
     const auto pgn_path = dir.path / "mixed.pgn", out_path = dir.path / "out.abin";
     std::ofstream(pgn_path, std::ios::binary)
