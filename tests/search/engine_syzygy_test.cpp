@@ -84,7 +84,7 @@ TEST_CASE("at a won root the engine plays a winning move and shows a tablebase w
     }
 }
 
-TEST_CASE("ranked by DTZ, the root's probes are the only ones, ranked by WDL, the search probes too",
+TEST_CASE("ranked by DTZ the root's probes are the only ones, ranked by WDL the search probes too",
           "[engine][syzygy]") {
     const std::string fen = "8/8/8/4k3/8/2r5/8/K5Q1 w - - 0 1";
     const Position root = *Position::from_fen(fen).position;
