@@ -6,6 +6,8 @@ usage:
                   [--params NAME,NAME,...] [--state spsa.json] [--book FILE] [--seed S]
                   [--concurrency 2] [--pgn FILE] [--plot FILE.png]
   scripts/spsa.py --state spsa.json --plot FILE.png      (the plot of a run so far; plays nothing)
+  scripts/spsa.py --state spsa.json --write-defaults src/search/tunables.h
+                                                         (a run's values made the defaults)
 
 The engine must be a tuning build (`cmake -DARBITER_TUNE=ON`): there every parameter of
 src/search/tunables.h is a UCI spin option, and `arbiter spsa` lists them as
@@ -30,7 +32,9 @@ draws (matplotlib): each parameter's value against the iteration, as a share of 
 range, one panel per group of parameters, with the defaults dashed.
 The same command continues an interrupted run; a state made for another parameter
 list, iteration count or seed is refused. At the end (and on Ctrl-C) the current
-values are printed as `name value default` lines, ready for tunables.h.
+values are printed as `name value default` lines; --write-defaults FILE writes them,
+rounded, into FILE (src/search/tunables.h) as the parameters' defaults, leaving
+everything else in it as it was.
 
 Openings come from ../shared/data/openings/8moves_v3.epd unless --book is given;
 iteration k uses seed S + k, so a run is reproducible in its openings (not in its
@@ -46,6 +50,7 @@ import importlib.util
 import json
 import pathlib
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -187,11 +192,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--pgn", type=pathlib.Path, help="append every game here")
     parser.add_argument("--plot", type=pathlib.Path, help="draw the parameters' trajectories to this PNG")
+    parser.add_argument("--write-defaults", type=pathlib.Path, metavar="TUNABLES_H",
+                        help="make the run's values (rounded) the defaults in this file; plays nothing")
     args = parser.parse_args(argv)
     if args.engine is None and args.iterations is None:
-        if not args.plot:
-            parser.error("--engine and --iterations, or --plot alone (to draw a run's state)")
+        if not args.plot and not args.write_defaults:
+            parser.error("--engine and --iterations, or --plot or --write-defaults alone (to use a run's state)")
         return args
+    if args.write_defaults:
+        parser.error("--write-defaults uses a run's state and plays nothing: give it without --engine")
     if args.engine is None or args.iterations is None:
         parser.error("--engine and --iterations go together")
     if args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or (args.nodes is not None and args.nodes < 1):
@@ -199,6 +208,33 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if not args.nodes and not match.TC_FORMAT.match(args.tc):
         parser.error(f"bad time control: {args.tc}")
     return args
+
+
+# One parameter of tunables.h: `X(name, default, min, max, step)`, then the padding and the
+# backslash that continue the macro (kept in the same column when the default's width changes).
+TUNABLE_LINE = re.compile(r"^(\s*X\()(\w+)(,\s*)(-?\d+)(,[^)]*\))( *)(\\?)$")
+
+
+def write_defaults(text: str, values: dict[str, int]) -> tuple[str, list[tuple[str, int, int]]]:
+    """`text` (tunables.h) with each named parameter's default replaced by its value, and
+    the (name, old, new) changes made; a name the text does not define raises ValueError."""
+    lines, changes, seen = [], [], set()
+    for line in text.split("\n"):
+        found = TUNABLE_LINE.match(line)
+        if found and found.group(2) in values:
+            head, name, comma, old, rest, padding, backslash = found.groups()
+            new = values[name]
+            seen.add(name)
+            if new != int(old):
+                changes.append((name, int(old), new))
+            body = f"{head}{name}{comma}{new}{rest}"
+            width = len(line) - len(backslash)
+            line = body + (" " * max(width - len(body), 1 if backslash else 0) if padding or backslash else "") + backslash
+        lines.append(line)
+    missing = sorted(set(values) - seen)
+    if missing:
+        raise ValueError(f"not a parameter of the file: {', '.join(missing)}")
+    return "\n".join(lines), changes
 
 
 def plot_trajectory(state: dict, bounds: dict, path: pathlib.Path) -> None:
@@ -236,9 +272,22 @@ def plot_trajectory(state: dict, bounds: dict, path: pathlib.Path) -> None:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     if args.engine is None:
-        system_python.require("matplotlib")  # re-runs under Debian's Python when this one lacks it
-        state = json.loads(args.state.read_text())
-        plot_trajectory(state, {name: tuple(b) for name, b in state["bounds"].items()}, args.plot)
+        if args.plot:
+            system_python.require("matplotlib")  # re-runs under Debian's Python when this one lacks it
+        try:
+            state = json.loads(args.state.read_text())
+            if args.write_defaults:
+                values = {name: round(theta) for name, theta in state["theta"].items()}
+                text, changes = write_defaults(args.write_defaults.read_text(), values)
+                args.write_defaults.write_text(text)
+                for name, old, new in changes:
+                    print(f"{name} {old} -> {new}")
+                print(f"{len(changes)} of {len(values)} defaults changed in {args.write_defaults}")
+        except (ValueError, KeyError, OSError) as error:
+            print(f"spsa: {error}", file=sys.stderr)
+            return 2
+        if args.plot:
+            plot_trajectory(state, {name: tuple(b) for name, b in state["bounds"].items()}, args.plot)
         return 0
     try:
         args.engine = match.resolve_engine(args.engine)

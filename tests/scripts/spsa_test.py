@@ -148,6 +148,40 @@ class RunTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
 
+    def test_write_defaults_changes_only_the_defaults(self):
+        text = ("#define T(X) \\\n"
+                "    X(alpha, 9, 0, 50, 2)          \\\n"
+                "    X(beta, 100, 40, 160, 6)       \\\n"
+                "    /* X(alpha, 9, 0, 50, 2) in a comment is not a parameter */ \\\n"
+                "    X(gamma, -3, -10, 10, 1)\n")
+        written, changes = spsa.write_defaults(text, {"alpha": 10, "beta": 97, "gamma": -3})
+        self.assertEqual(changes, [("alpha", 9, 10), ("beta", 100, 97)])
+        lines = written.split("\n")
+        self.assertEqual(lines[1], "    X(alpha, 10, 0, 50, 2)         \\")  # the backslash stays in its column
+        self.assertEqual(lines[2], "    X(beta, 97, 40, 160, 6)        \\")
+        self.assertEqual(lines[3], text.split("\n")[3])
+        self.assertEqual(lines[4], "    X(gamma, -3, -10, 10, 1)")
+        with self.assertRaisesRegex(ValueError, "delta"):
+            spsa.write_defaults(text, {"alpha": 10, "delta": 1})
+
+    def test_write_defaults_from_a_runs_state(self):
+        spsa.play_pairs, _ = fake_games(30)
+        _, theta, state = self.run_spsa(iterations=35)
+        header = pathlib.Path(self.dir.name) / "tunables.h"
+        header.write_text("#define T(X) \\\n    X(p, 10, 0, 50, 2)   \\\n    X(q, 4, 0, 8, 1)\n")
+        done = subprocess.run([sys.executable, str(SCRIPT), "--state", str(state), "--write-defaults", str(header)],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"    X(p, {round(theta)}, 0, 50, 2)", header.read_text())
+        self.assertIn("    X(q, 4, 0, 8, 1)", header.read_text())
+        self.assertIn(f"p 10 -> {round(theta)}", done.stdout)
+        header.write_text("#define T(X) \\\n    X(q, 4, 0, 8, 1)\n")  # the run's parameter is missing
+        done = subprocess.run([sys.executable, str(SCRIPT), "--state", str(state), "--write-defaults", str(header)],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("not a parameter of the file: p", done.stderr)
+        self.assertEqual(header.read_text(), "#define T(X) \\\n    X(q, 4, 0, 8, 1)\n")
+
     def test_refuses_another_runs_state(self):
         spsa.play_pairs, _ = fake_games(30)
         self.run_spsa(iterations=10, seed=5)
