@@ -4,7 +4,7 @@
 usage:
   scripts/spsa.py --engine TUNING_BUILD --iterations N [--pairs 1] [--tc 5+0.05 | --nodes N]
                   [--params NAME,NAME,...] [--state spsa.json] [--book FILE] [--seed S]
-                  [--concurrency 2] [--pgn FILE] [--plot FILE.png]
+                  [--concurrency 2] [--in-flight 1] [--pgn FILE] [--plot FILE.png]
   scripts/spsa.py --state spsa.json --plot FILE.png      (the plot of a run so far; plays nothing)
   scripts/spsa.py --state spsa.json --write-defaults src/search/tunables.h
                                                          (a run's values made the defaults)
@@ -26,15 +26,28 @@ points of `plus` minus the points of `minus` over those games, every parameter m
 and is kept in [min, max]. gamma = 0.101 and alpha = 0.602 are Spall's recommended
 values. theta is kept as a real number; the engine gets it rounded.
 
-State: after every iteration theta, k and the game totals are written to --state (JSON),
-and every TRAJECTORY_EVERY iterations theta joins the run's trajectory, which --plot
-draws (matplotlib): each parameter's value against the iteration, as a share of its
-range, one panel per group of parameters, with the defaults dashed.
-The same command continues an interrupted run; a state made for another parameter
-list, iteration count or seed is refused. At the end (and on Ctrl-C) the current
-values are printed as `name value default` lines; --write-defaults FILE writes them,
-rounded, into FILE (src/search/tunables.h) as the parameters' defaults, leaving
-everything else in it as it was.
+Iterations in flight: with --in-flight M, M iterations are played at once, each by its
+own fastchess with --concurrency / M games at once (at least one). An iteration is
+perturbed around theta as it stands when the iteration starts and its update is added
+when its games end, so an update may come from a theta up to M - 1 updates old (as in
+OpenBench's runs with many workers). At --in-flight 1 a core waits while the longer
+game of each pair ends, and both wait while fastchess and the engines start. At a fixed
+node count, where a game does not depend on the time it gets, more games than cores
+cost nothing: on two cores, one pair an iteration at 15,000 nodes, 23 iterations a
+minute at --in-flight 1 (--concurrency 2), 28 at 2, 36 at 3. Under a clock, keep the
+games at once to the cores.
+
+State: after every iteration theta, the iterations done and the game totals are written
+to --state (JSON), and every TRAJECTORY_EVERY iterations theta joins the run's
+trajectory, which --plot draws (matplotlib): each parameter's value against the
+iteration, as a share of its range, one panel per group of parameters, with the
+defaults dashed. Ctrl-C (SIGINT) starts no more iterations, lets those being played
+end and keeps their games; the same command continues the run, playing each iteration
+not yet done once. A state made for another parameter list, iteration count, number of
+pairs or seed is refused. At the end (and after Ctrl-C) the current values are printed
+as `name value default` lines; --write-defaults FILE writes them, rounded, into FILE
+(src/search/tunables.h) as the parameters' defaults, leaving everything else in it as
+it was.
 
 Openings come from ../shared/data/openings/8moves_v3.epd unless --book is given;
 iteration k uses seed S + k, so a run is reproducible in its openings (not in its
@@ -45,15 +58,18 @@ Exit status: 0 done or interrupted cleanly; 2 usage error; 3 fastchess failed.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import importlib.util
 import json
 import pathlib
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 GAMMA = 0.101
 ALPHA = 0.602
@@ -129,6 +145,9 @@ def update(params: list[Param], signs: list[int], k: int, iterations: int, resul
         param.theta = clamp(param.theta + delta, param)
 
 
+_PGN_LOCK = threading.Lock()  # iterations in flight append to one --pgn file
+
+
 def play_pairs(args, plus: list[int], minus: list[int], params: list[Param], k: int,
                scratch: pathlib.Path) -> tuple[float, match.Tally]:
     """Plays --pairs game pairs; (plus's points minus minus's, plus's tally)."""
@@ -137,25 +156,33 @@ def play_pairs(args, plus: list[int], minus: list[int], params: list[Param], k: 
         return match.EngineSpec(name, args.engine, "uci", options, [])
 
     pgn = scratch / f"iteration-{k}.pgn"
+    log = scratch / f"fastchess-{k}.log"
     plan = match.MatchPlan(engines=(spec("plus", plus), spec("minus", minus)),
                            tc=f"nodes={args.nodes}" if args.nodes else args.tc, rounds=args.pairs,
-                           sprt=None, concurrency=args.concurrency, book=args.book_file,
+                           sprt=None, concurrency=games_at_once(args), book=args.book_file,
                            book_format=args.book_format, seed=args.seed + k, pgn=pgn, chess960=False,
                            tool_args=[])
-    cmd = match.fastchess_command(args.fastchess, plan, scratch / "fastchess.log")
+    cmd = match.fastchess_command(args.fastchess, plan, log)
     finished = subprocess.run(cmd, cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, text=True, errors="replace")
     if finished.returncode != 0 or not pgn.exists():
         raise RuntimeError(f"fastchess failed (status {finished.returncode}):\n{finished.stdout[-2000:]}")
     text = pgn.read_text(errors="replace")
     if args.pgn:
-        with open(args.pgn, "a") as out:
+        with _PGN_LOCK, open(args.pgn, "a") as out:
             out.write(text)
     pgn.unlink()
+    log.unlink(missing_ok=True)
     tally = match.parse_pgn_results(text, "plus")
     if tally.games != 2 * args.pairs:
         raise RuntimeError(f"expected {2 * args.pairs} finished games, got {tally.games}")
     return float(tally.wins - tally.losses), tally
+
+
+def games_at_once(args) -> int:
+    """The concurrency each iteration's fastchess gets: --concurrency shared among the
+    iterations in flight."""
+    return max(1, args.concurrency // getattr(args, "in_flight", 1))
 
 
 def save_state(path: pathlib.Path, state: dict) -> None:
@@ -189,7 +216,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--state", type=pathlib.Path, default=pathlib.Path("spsa.json"))
     parser.add_argument("--book", type=pathlib.Path, default=match.DEFAULT_BOOK)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--concurrency", type=int, default=2,
+                        help="games at once, shared among the iterations in flight (each plays at least one)")
+    parser.add_argument("--in-flight", type=int, default=1,
+                        help="iterations played at once (each with concurrency / in-flight games at once)")
     parser.add_argument("--pgn", type=pathlib.Path, help="append every game here")
     parser.add_argument("--plot", type=pathlib.Path, help="draw the parameters' trajectories to this PNG")
     parser.add_argument("--write-defaults", type=pathlib.Path, metavar="TUNABLES_H",
@@ -203,8 +233,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error("--write-defaults uses a run's state and plays nothing: give it without --engine")
     if args.engine is None or args.iterations is None:
         parser.error("--engine and --iterations go together")
-    if args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or (args.nodes is not None and args.nodes < 1):
-        parser.error("--iterations, --pairs, --concurrency and --nodes must be positive")
+    if (args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or args.in_flight < 1
+            or (args.nodes is not None and args.nodes < 1)):
+        parser.error("--iterations, --pairs, --concurrency, --in-flight and --nodes must be positive")
     if not args.nodes and not match.TC_FORMAT.match(args.tc):
         parser.error(f"bad time control: {args.tc}")
     return args
@@ -228,8 +259,10 @@ def write_defaults(text: str, values: dict[str, int]) -> tuple[str, list[tuple[s
             if new != int(old):
                 changes.append((name, int(old), new))
             body = f"{head}{name}{comma}{new}{rest}"
-            width = len(line) - len(backslash)
-            line = body + (" " * max(width - len(body), 1 if backslash else 0) if padding or backslash else "") + backslash
+            if backslash:  # it stays in its column, with at least one space before it
+                line = body + " " * max(len(line) - 1 - len(body), 1) + backslash
+            else:
+                line = body + padding
         lines.append(line)
     missing = sorted(set(values) - seen)
     if missing:
@@ -311,11 +344,31 @@ def main(argv: list[str]) -> int:
         return 2
 
 
+class SignStream:
+    """The signs d of each iteration: iteration k takes the k-th block of `count` draws of
+    one generator seeded with --seed, whatever order the iterations are played in."""
+
+    def __init__(self, seed: int, count: int):
+        self.seed, self.count = seed, count
+        self.rng, self.drawn = random.Random(seed), 0
+
+    def signs(self, k: int) -> list[int]:
+        if k <= self.drawn:  # an earlier block: draw the stream again from its start
+            self.rng, self.drawn = random.Random(self.seed), 0
+        for _ in range((k - 1 - self.drawn) * self.count):
+            self.rng.random()
+        self.drawn = k
+        return [1 if self.rng.random() < 0.5 else -1 for _ in range(self.count)]
+
+
 def run(args, params: list[Param], scratch: pathlib.Path) -> int:
+    """Plays the iterations not yet done, --in-flight of them at once (1: the classic
+    sequential method); the state's `k` is the last of the iterations done without a
+    gap and `ahead` lists those done beyond it."""
     names = [p.name for p in params]
     state = {"params": names, "iterations": args.iterations, "pairs": args.pairs, "seed": args.seed,
-             "k": 0, "theta": {p.name: p.theta for p in params}, "wins": 0, "draws": 0, "losses": 0,
-             "problems": 0, "bounds": {p.name: [p.default, p.low, p.high] for p in params},
+             "k": 0, "ahead": [], "theta": {p.name: p.theta for p in params}, "wins": 0, "draws": 0,
+             "losses": 0, "problems": 0, "bounds": {p.name: [p.default, p.low, p.high] for p in params},
              "trajectory": [[0] + [p.theta for p in params]]}
     if args.state.exists():
         previous = json.loads(args.state.read_text())
@@ -326,33 +379,75 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
         state = previous
         state.setdefault("bounds", {p.name: [p.default, p.low, p.high] for p in params})
         state.setdefault("trajectory", [])
+        state.setdefault("ahead", [])
         for p in params:
             p.theta = float(state["theta"][p.name])
-        print(f"resuming after iteration {state['k']} of {args.iterations}", flush=True)
-    rng = random.Random(args.seed)
-    for _ in range(state["k"] * len(params)):  # the signs already drawn
-        rng.random()
+        ahead = f" (and {len(state['ahead'])} beyond it)" if state["ahead"] else ""
+        print(f"resuming after iteration {state['k']}{ahead} of {args.iterations}", flush=True)
+    done = set(state["ahead"])
+    todo = [k for k in range(state["k"] + 1, args.iterations + 1) if k not in done]
+    signs = SignStream(args.seed, len(params))
+    in_flight = max(1, getattr(args, "in_flight", 1))
+    running: dict[concurrent.futures.Future, tuple[int, list[int]]] = {}
+    status, stopping = 0, False
+
+    def finish(k: int, d: list[int], result: float, tally) -> None:
+        update(params, d, k, args.iterations, result)
+        done.add(k)
+        while state["k"] + 1 in done:
+            state["k"] += 1
+            done.discard(state["k"])
+        played = state["k"] + len(done)
+        problems = sum(tally.problem_count(kind) for kind in match.PROBLEM_KINDS)
+        state.update(ahead=sorted(done), theta={p.name: p.theta for p in params},
+                     wins=state["wins"] + tally.wins, draws=state["draws"] + tally.draws,
+                     losses=state["losses"] + tally.losses, problems=state["problems"] + problems)
+        if played % TRAJECTORY_EVERY == 0 or played == args.iterations:
+            state["trajectory"].append([played] + [round(p.theta, 3) for p in params])
+        save_state(args.state, state)
+        games = state["wins"] + state["draws"] + state["losses"]
+        print(f"iteration {k}/{args.iterations}: plus {result:+g}; games {games}"
+              f" (plus W/D/L {state['wins']}/{state['draws']}/{state['losses']}, problems {state['problems']})",
+              flush=True)
+
+    # Ctrl-C (SIGINT) lets the iterations being played finish and keeps their games.
+    interrupted = threading.Event()
+    previous_handler = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
     try:
-        for k in range(state["k"] + 1, args.iterations + 1):
-            signs = [1 if rng.random() < 0.5 else -1 for _ in params]
-            plus, minus = perturbed(params, signs, k, args.iterations)
-            try:
-                result, tally = play_pairs(args, plus, minus, params, k, scratch)
-            except RuntimeError as error:
-                print(f"spsa: iteration {k}: {error}", file=sys.stderr)
-                return 3
-            update(params, signs, k, args.iterations, result)
-            state.update(k=k, theta={p.name: p.theta for p in params}, wins=state["wins"] + tally.wins,
-                         draws=state["draws"] + tally.draws, losses=state["losses"] + tally.losses,
-                         problems=state["problems"] + sum(tally.problem_count(kind) for kind in match.PROBLEM_KINDS))
-            if k % TRAJECTORY_EVERY == 0 or k == args.iterations:
-                state["trajectory"].append([k] + [round(p.theta, 3) for p in params])
-            save_state(args.state, state)
-            print(f"iteration {k}/{args.iterations}: plus {result:+g}; games {state['wins'] + state['draws'] + state['losses']}"
-                  f" (plus W/D/L {state['wins']}/{state['draws']}/{state['losses']}, problems {state['problems']})",
-                  flush=True)
-    except KeyboardInterrupt:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=in_flight) as pool:
+            while True:
+                if interrupted.is_set() and not stopping:
+                    stopping = True
+                    print(f"interrupted; finishing the {len(running)} iteration(s) being played",
+                          file=sys.stderr, flush=True)
+                while todo and len(running) < in_flight and not stopping:
+                    k = todo.pop(0)
+                    d = signs.signs(k)
+                    plus, minus = perturbed(params, d, k, args.iterations)
+                    running[pool.submit(play_pairs, args, plus, minus, params, k, scratch)] = (k, d)
+                if not running:
+                    break
+                finished, _ = concurrent.futures.wait(running, timeout=1,
+                                                      return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    k, d = running.pop(future)
+                    try:
+                        result, tally = future.result()
+                    except KeyboardInterrupt:
+                        interrupted.set()
+                        continue
+                    except RuntimeError as error:
+                        if not stopping and not interrupted.is_set():
+                            print(f"spsa: iteration {k}: {error}", file=sys.stderr)
+                            status, stopping = 3, True
+                        continue
+                    finish(k, d, result, tally)
+    finally:
+        signal.signal(signal.SIGINT, previous_handler)
+    if stopping and status == 0:
         print("interrupted; the same command continues the run", file=sys.stderr)
+    if status != 0:
+        return status
     if getattr(args, "plot", None):
         # In a process of its own: this Python may lack matplotlib where Debian's has it.
         subprocess.run([sys.executable, __file__, "--state", str(args.state), "--plot", str(args.plot)], check=False)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks scripts/spsa.py: the parameter list, the SPSA schedule and update, and a whole
-run against a fake game player (convergence, resuming, refusing another run's state)."""
+run against a fake game player (convergence, resuming, refusing another run's state,
+iterations in flight), and writing a run's values into tunables.h."""
 import argparse
 import contextlib
 import importlib.util
@@ -10,6 +11,8 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "spsa.py"
@@ -63,6 +66,15 @@ class ScheduleTest(unittest.TestCase):
         plus, minus = spsa.perturbed([p], [-1], 100, 100)
         self.assertEqual((plus, minus), ([47], [50]))
 
+    def test_signs_are_the_kth_block_of_one_stream_in_any_order(self):
+        import random
+        rng = random.Random(7)
+        blocks = [[1 if rng.random() < 0.5 else -1 for _ in range(3)] for _ in range(6)]
+        stream = spsa.SignStream(7, 3)
+        self.assertEqual([stream.signs(k) for k in (1, 2, 4, 6)], [blocks[0], blocks[1], blocks[3], blocks[5]])
+        self.assertEqual(stream.signs(3), blocks[2])  # an earlier block after later ones
+        self.assertEqual(stream.signs(5), blocks[4])
+
     def test_update_moves_toward_the_winner_by_a_over_c(self):
         p = param(theta=10.0)
         expected = 10.0 + spsa.step(p, 7, 100) * 2 / spsa.perturbation(p, 7, 100)
@@ -97,8 +109,8 @@ class RunTest(unittest.TestCase):
         self.original = spsa.play_pairs
         self.addCleanup(setattr, spsa, "play_pairs", self.original)
 
-    def run_spsa(self, iterations=200, seed=5, state="state.json"):
-        args = argparse.Namespace(iterations=iterations, pairs=1, seed=seed,
+    def run_spsa(self, iterations=200, seed=5, state="state.json", in_flight=1):
+        args = argparse.Namespace(iterations=iterations, pairs=1, seed=seed, in_flight=in_flight,
                                   state=pathlib.Path(self.dir.name) / state)
         params = [param(theta=10.0, low=0, high=50, c_end=2.0, r_end=0.1)]
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -133,6 +145,73 @@ class RunTest(unittest.TestCase):
         _, resumed, _ = self.run_spsa(state="resumed.json")
         self.assertEqual(calls, list(range(1, 201)))
         self.assertEqual(resumed, straight)
+
+    def test_iterations_in_flight_each_end_once_in_any_order(self):
+        play, calls = fake_games(30)
+        lock = threading.Lock()
+        at_once = [0, 0]  # now, most
+
+        def out_of_order(args, plus, minus, params, k, scratch):
+            with lock:
+                at_once[0] += 1
+                at_once[1] = max(at_once)
+            time.sleep(0.004 if k % 2 else 0.0)  # an odd iteration ends after the next one
+            with lock:
+                at_once[0] -= 1
+                return play(args, plus, minus, params, k, scratch)
+        spsa.play_pairs = out_of_order
+        status, theta, state = self.run_spsa(in_flight=2)
+        self.assertEqual(status, 0)
+        self.assertEqual(sorted(calls), list(range(1, 201)))
+        self.assertNotEqual(calls, list(range(1, 201)))  # some ended out of order
+        self.assertEqual(at_once[1], 2)
+        self.assertLess(abs(theta - 30), 3.0)
+        saved = json.loads(state.read_text())
+        self.assertEqual((saved["k"], saved["ahead"]), (200, []))
+        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 400)
+
+    def test_an_interrupted_run_in_flight_plays_each_missing_iteration_once(self):
+        play, calls = fake_games(30)
+        lock = threading.Lock()
+
+        def interrupted(args, plus, minus, params, k, scratch):
+            if k == 77:
+                time.sleep(0.2)  # the other iteration in flight ends first
+                raise KeyboardInterrupt
+            time.sleep(0.001)
+            with lock:
+                return play(args, plus, minus, params, k, scratch)
+        spsa.play_pairs = interrupted
+        status, _, state = self.run_spsa(in_flight=2)
+        self.assertEqual(status, 0)
+        saved = json.loads(state.read_text())
+        done = set(range(1, saved["k"] + 1)) | set(saved["ahead"])
+        self.assertEqual(saved["k"], 76)
+        self.assertEqual(done, set(calls))  # exactly the iterations whose games ended
+        self.assertGreater(len(saved["ahead"]), 0)  # iterations beyond 77 ended while it was played
+        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 2 * len(done))
+        first = list(calls)
+        spsa.play_pairs = lambda *a: play(*a)
+        status, _, state = self.run_spsa(in_flight=2)
+        self.assertEqual(status, 0)
+        self.assertEqual(sorted(calls[len(first):]), sorted(set(range(1, 201)) - done))
+        saved = json.loads(state.read_text())
+        self.assertEqual((saved["k"], saved["ahead"]), (200, []))
+        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 400)
+
+    def test_a_failed_iteration_stops_the_run_with_status_3(self):
+        play, calls = fake_games(30)
+
+        def failing(args, plus, minus, params, k, scratch):
+            if k == 5:
+                raise RuntimeError("fastchess failed (status 1)")
+            return play(args, plus, minus, params, k, scratch)
+        spsa.play_pairs = failing
+        status, _, state = self.run_spsa(iterations=20, in_flight=2)
+        self.assertEqual(status, 3)
+        saved = json.loads(state.read_text())
+        self.assertEqual(saved["k"], 4)
+        self.assertNotIn(5, saved["ahead"])
 
     def test_the_trajectory_is_saved_and_plotted(self):
         spsa.play_pairs, _ = fake_games(30)
