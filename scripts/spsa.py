@@ -182,7 +182,7 @@ def play_pairs(args, plus: list[int], minus: list[int], params: list[Param], k: 
 def games_at_once(args) -> int:
     """The concurrency each iteration's fastchess gets: --concurrency shared among the
     iterations in flight."""
-    return max(1, args.concurrency // getattr(args, "in_flight", 1))
+    return max(1, args.concurrency // args.in_flight)
 
 
 def save_state(path: pathlib.Path, state: dict) -> None:
@@ -346,15 +346,16 @@ def main(argv: list[str]) -> int:
 
 class SignStream:
     """The signs d of each iteration: iteration k takes the k-th block of `count` draws of
-    one generator seeded with --seed, whatever order the iterations are played in."""
+    one generator seeded with --seed, so a resumed run skips the blocks of the iterations
+    done. Iterations start in increasing order."""
 
     def __init__(self, seed: int, count: int):
-        self.seed, self.count = seed, count
+        self.count = count
         self.rng, self.drawn = random.Random(seed), 0
 
     def signs(self, k: int) -> list[int]:
-        if k <= self.drawn:  # an earlier block: draw the stream again from its start
-            self.rng, self.drawn = random.Random(self.seed), 0
+        if k <= self.drawn:
+            raise ValueError(f"the signs of iteration {k} were drawn already")
         for _ in range((k - 1 - self.drawn) * self.count):
             self.rng.random()
         self.drawn = k
@@ -387,7 +388,7 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
     done = set(state["ahead"])
     todo = [k for k in range(state["k"] + 1, args.iterations + 1) if k not in done]
     signs = SignStream(args.seed, len(params))
-    in_flight = max(1, getattr(args, "in_flight", 1))
+    in_flight = args.in_flight
     running: dict[concurrent.futures.Future, tuple[int, list[int]]] = {}
     status, stopping = 0, False
 
@@ -433,9 +434,6 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
                     k, d = running.pop(future)
                     try:
                         result, tally = future.result()
-                    except KeyboardInterrupt:
-                        interrupted.set()
-                        continue
                     except RuntimeError as error:
                         if not stopping and not interrupted.is_set():
                             print(f"spsa: iteration {k}: {error}", file=sys.stderr)

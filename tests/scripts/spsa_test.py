@@ -11,6 +11,8 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import os
+import signal
 import threading
 import time
 import unittest
@@ -66,14 +68,16 @@ class ScheduleTest(unittest.TestCase):
         plus, minus = spsa.perturbed([p], [-1], 100, 100)
         self.assertEqual((plus, minus), ([47], [50]))
 
-    def test_signs_are_the_kth_block_of_one_stream_in_any_order(self):
+    def test_signs_are_the_kth_block_of_one_stream(self):
         import random
         rng = random.Random(7)
         blocks = [[1 if rng.random() < 0.5 else -1 for _ in range(3)] for _ in range(6)]
         stream = spsa.SignStream(7, 3)
         self.assertEqual([stream.signs(k) for k in (1, 2, 4, 6)], [blocks[0], blocks[1], blocks[3], blocks[5]])
-        self.assertEqual(stream.signs(3), blocks[2])  # an earlier block after later ones
-        self.assertEqual(stream.signs(5), blocks[4])
+        resumed = spsa.SignStream(7, 3)  # a run resumed after iteration 4
+        self.assertEqual(resumed.signs(5), blocks[4])
+        with self.assertRaises(ValueError):
+            resumed.signs(5)
 
     def test_update_moves_toward_the_winner_by_a_over_c(self):
         p = param(theta=10.0)
@@ -86,6 +90,12 @@ class ScheduleTest(unittest.TestCase):
         r = param(theta=49.9, high=50)
         spsa.update([r], [1], 1, 100, 1000.0)
         self.assertEqual(r.theta, 50)
+
+
+def ctrl_c():
+    """What Ctrl-C does: SIGINT to this process; the pause lets the main thread's handler run."""
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
 
 
 def fake_games(target):
@@ -135,12 +145,12 @@ class RunTest(unittest.TestCase):
 
         def interrupted(args, plus, minus, params, k, scratch):
             if k == 77:
-                raise KeyboardInterrupt
+                ctrl_c()
             return play(args, plus, minus, params, k, scratch)
         spsa.play_pairs = interrupted
         status, _, state = self.run_spsa(state="resumed.json")
         self.assertEqual(status, 0)
-        self.assertEqual(json.loads(state.read_text())["k"], 76)
+        self.assertEqual(json.loads(state.read_text())["k"], 77)  # the iteration being played ended
         spsa.play_pairs = play
         _, resumed, _ = self.run_spsa(state="resumed.json")
         self.assertEqual(calls, list(range(1, 201)))
@@ -170,14 +180,13 @@ class RunTest(unittest.TestCase):
         self.assertEqual((saved["k"], saved["ahead"]), (200, []))
         self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 400)
 
-    def test_an_interrupted_run_in_flight_plays_each_missing_iteration_once(self):
+    def test_an_interrupted_run_in_flight_keeps_the_games_being_played(self):
         play, calls = fake_games(30)
         lock = threading.Lock()
 
         def interrupted(args, plus, minus, params, k, scratch):
             if k == 77:
-                time.sleep(0.2)  # the other iteration in flight ends first
-                raise KeyboardInterrupt
+                ctrl_c()
             time.sleep(0.001)
             with lock:
                 return play(args, plus, minus, params, k, scratch)
@@ -185,33 +194,42 @@ class RunTest(unittest.TestCase):
         status, _, state = self.run_spsa(in_flight=2)
         self.assertEqual(status, 0)
         saved = json.loads(state.read_text())
-        done = set(range(1, saved["k"] + 1)) | set(saved["ahead"])
-        self.assertEqual(saved["k"], 76)
-        self.assertEqual(done, set(calls))  # exactly the iterations whose games ended
-        self.assertGreater(len(saved["ahead"]), 0)  # iterations beyond 77 ended while it was played
-        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 2 * len(done))
-        first = list(calls)
-        spsa.play_pairs = lambda *a: play(*a)
+        self.assertIn(saved["k"], (77, 78))  # 77 and the one in flight beside it ended
+        self.assertEqual((set(calls), saved["ahead"]), (set(range(1, saved["k"] + 1)), []))
+        first = len(calls)
+        spsa.play_pairs = play
         status, _, state = self.run_spsa(in_flight=2)
         self.assertEqual(status, 0)
-        self.assertEqual(sorted(calls[len(first):]), sorted(set(range(1, 201)) - done))
+        self.assertEqual(sorted(calls[first:]), list(range(saved["k"] + 1, 201)))
         saved = json.loads(state.read_text())
         self.assertEqual((saved["k"], saved["ahead"]), (200, []))
         self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 400)
 
-    def test_a_failed_iteration_stops_the_run_with_status_3(self):
+    def test_a_failed_iteration_stops_the_run_with_status_3_and_a_resumed_run_fills_the_gap(self):
         play, calls = fake_games(30)
+        lock = threading.Lock()
 
         def failing(args, plus, minus, params, k, scratch):
             if k == 5:
+                time.sleep(0.2)  # the iteration in flight beside it ends first
                 raise RuntimeError("fastchess failed (status 1)")
-            return play(args, plus, minus, params, k, scratch)
+            with lock:
+                return play(args, plus, minus, params, k, scratch)
         spsa.play_pairs = failing
         status, _, state = self.run_spsa(iterations=20, in_flight=2)
         self.assertEqual(status, 3)
         saved = json.loads(state.read_text())
         self.assertEqual(saved["k"], 4)
-        self.assertNotIn(5, saved["ahead"])
+        self.assertEqual(saved["ahead"][:1], [6])  # played beside 5 while it failed
+        self.assertEqual(set(calls), {1, 2, 3, 4} | set(saved["ahead"]))
+        first = len(calls)
+        spsa.play_pairs = play
+        status, _, state = self.run_spsa(iterations=20, in_flight=2)
+        self.assertEqual(status, 0)
+        self.assertEqual(sorted(calls[first:]), sorted(set(range(5, 21)) - set(saved["ahead"])))
+        saved = json.loads(state.read_text())
+        self.assertEqual((saved["k"], saved["ahead"]), (20, []))
+        self.assertEqual(saved["wins"] + saved["draws"] + saved["losses"], 40)
 
     def test_the_trajectory_is_saved_and_plotted(self):
         spsa.play_pairs, _ = fake_games(30)
