@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chess/position.h"
+#include "random_position.h"
 
 namespace arbiter::test {
 
@@ -21,28 +22,6 @@ inline Position parse_fen(std::string_view fen, bool chess960 = false, FenCheck 
     REQUIRE(result.position.has_value());
     CHECK(result.error.empty());
     return *result.position;
-}
-
-// The board field of a FEN from 64 piece letters (a1 = 0 ... h8 = 63, 0 for an
-// empty square), for tests that build positions square by square.
-inline std::string board_fen(const char (&board)[64]) {
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < 8; ++file) {
-            const char c = board[rank * 8 + file];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) fen += char('0' + empty);
-            empty = 0;
-            fen += c;
-        }
-        if (empty) fen += char('0' + empty);
-        if (rank) fen += '/';
-    }
-    return fen;
 }
 
 // One line of tests/data/unwinnability-vectors.txt (the Chess Unwinnability

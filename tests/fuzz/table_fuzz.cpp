@@ -14,12 +14,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "random_position.h"
 #include "chess/position.h"
 #include "syzygy/material.h"
 #include "syzygy/table.h"
@@ -39,7 +41,7 @@ constexpr std::string_view Materials[] = {
 };
 constexpr int PositionsPerMaterial = 64;
 
-// Random legal positions of `material`, half of them with the colours swapped.
+// Random positions of `material`, half of them with the colours swapped.
 std::vector<Position> positions_of(std::string_view material, uint32_t seed) {
     std::mt19937 rng(seed);
     std::vector<Position> out;
@@ -47,37 +49,7 @@ std::vector<Position> positions_of(std::string_view material, uint32_t seed) {
     const std::string swapped = std::string(material.substr(v + 1)) + "v" + std::string(material.substr(0, v));
     while (out.size() < PositionsPerMaterial) {
         const std::string_view order = out.size() % 2 ? std::string_view(swapped) : material;
-        char board[64] = {};
-        bool white = true;
-        for (char c : order) {
-            if (c == 'v') {
-                white = false;
-                continue;
-            }
-            int s;
-            do s = int(rng() % 64);
-            while (board[s] || (c == 'P' && (s < 8 || s >= 56)));
-            board[s] = white ? c : char(c + 32);
-        }
-        std::string fen;
-        for (int rank = 7; rank >= 0; --rank) {
-            int empty = 0;
-            for (int file = 0; file < 8; ++file) {
-                const char c = board[rank * 8 + file];
-                if (!c) {
-                    ++empty;
-                    continue;
-                }
-                if (empty) fen += char('0' + empty);
-                empty = 0;
-                fen += c;
-            }
-            if (empty) fen += char('0' + empty);
-            if (rank) fen += '/';
-        }
-        fen += (rng() & 1) ? " w - - 0 1" : " b - - 0 1";
-        if (FenResult parsed = Position::from_fen(fen, false, FenCheck::Playable); parsed.position)
-            out.push_back(*parsed.position);
+        if (const std::optional<Position> pos = test::random_position(order, rng)) out.push_back(*pos);
     }
     return out;
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "random_position.h"
 #include "test_support.h"
 #include "syzygy/one_ply.h"
 #include "chess/movegen.h"

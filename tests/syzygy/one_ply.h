@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -21,24 +20,6 @@
 #include "syzygy/tablebases.h"
 
 namespace arbiter::test {
-
-// A random legal position of `material` ("KQvKR": upper case White), or nullopt.
-inline std::optional<Position> random_position(std::string_view material, std::mt19937& rng) {
-    char board[64] = {};
-    bool white = true;
-    for (char c : material) {
-        if (c == 'v') {
-            white = false;
-            continue;
-        }
-        int s;
-        do s = int(rng() % 64);
-        while (board[s] || (c == 'P' && (s < 8 || s >= 56)));
-        board[s] = white ? c : char(c + 32);
-    }
-    const std::string fen = test::board_fen(board) + ((rng() & 1) ? " w - - 0 1" : " b - - 0 1");
-    return Position::from_fen(fen, false, FenCheck::Playable).position;
-}
 
 // The class of a move's result from the mover's view, from its DTZ-like value:
 // wins within the fifty-move rule, cursed wins beyond it, and so on.
