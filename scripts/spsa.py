@@ -8,6 +8,7 @@ usage:
   scripts/spsa.py --state spsa.json --plot FILE.png      (the plot of a run so far; plays nothing)
   scripts/spsa.py --state spsa.json --write-defaults src/search/tunables.h
                                                          (a run's values made the defaults)
+  scripts/spsa.py --state spsa.json --report             (a run's record as a Markdown table)
 
 The engine must be a tuning build (`cmake -DARBITER_TUNE=ON`): there every parameter of
 src/search/tunables.h is a UCI spin option, and `arbiter spsa` lists them as
@@ -47,7 +48,9 @@ not yet done once. A state made for another parameter list, iteration count, num
 pairs or seed is refused. At the end (and after Ctrl-C) the current values are printed
 as `name value default` lines; --write-defaults FILE writes them, rounded, into FILE
 (src/search/tunables.h) as the parameters' defaults, leaving everything else in it as
-it was.
+it was. --report prints a run's record for src/search/README.md: iterations and games,
+then a Markdown table of each parameter's start and end values and how far it moved as
+a share of its range, the farthest first.
 
 Openings come from ../shared/data/openings/8moves_v3.epd unless --book is given;
 iteration k uses seed S + k, so a run is reproducible in its openings (not in its
@@ -224,13 +227,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--plot", type=pathlib.Path, help="draw the parameters' trajectories to this PNG")
     parser.add_argument("--write-defaults", type=pathlib.Path, metavar="TUNABLES_H",
                         help="make the run's values (rounded) the defaults in this file; plays nothing")
+    parser.add_argument("--report", action="store_true",
+                        help="print the run's record (a Markdown table of start and end values); plays nothing")
     args = parser.parse_args(argv)
     if args.engine is None and args.iterations is None:
-        if not args.plot and not args.write_defaults:
-            parser.error("--engine and --iterations, or --plot or --write-defaults alone (to use a run's state)")
+        if not args.plot and not args.write_defaults and not args.report:
+            parser.error("--engine and --iterations, or --plot, --write-defaults or --report alone "
+                         "(to use a run's state)")
         return args
-    if args.write_defaults:
-        parser.error("--write-defaults uses a run's state and plays nothing: give it without --engine")
+    if args.write_defaults or args.report:
+        parser.error("--write-defaults and --report use a run's state and play nothing: give them without --engine")
     if args.engine is None or args.iterations is None:
         parser.error("--engine and --iterations go together")
     if (args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or args.in_flight < 1
@@ -268,6 +274,31 @@ def write_defaults(text: str, values: dict[str, int]) -> tuple[str, list[tuple[s
     if missing:
         raise ValueError(f"not a parameter of the file: {', '.join(missing)}")
     return "\n".join(lines), changes
+
+
+def report(state: dict) -> str:
+    """A run's record: a line of totals, then a Markdown table of every parameter's
+    start (the trajectory's first point), end (theta, rounded as the engine gets it, and
+    unrounded), range and the move from start to end as a share of the range, the
+    farthest first."""
+    names = state["params"]
+    start = state["trajectory"][0][1:] if state.get("trajectory") else [state["bounds"][n][0] for n in names]
+    games = state["wins"] + state["draws"] + state["losses"]
+    beyond = f" (and {len(state['ahead'])} beyond it)" if state.get("ahead") else ""
+    lines = [f"{state['k']} of {state['iterations']} iterations{beyond}, {games} games: plus W/D/L "
+             f"{state['wins']}/{state['draws']}/{state['losses']}, problems {state['problems']}",
+             "",
+             "| parameter | start | end | unrounded | min | max | moved (share of range) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = []
+    for index, (name, first) in enumerate(zip(names, start)):
+        _, low, high = state["bounds"][name]
+        end = state["theta"][name]
+        moved = (end - first) / max(high - low, 1)
+        rows.append((-abs(moved), index,
+                     f"| {name} | {first:g} | {round(end)} | {end:.1f} | {low} | {high} | {moved:+.1%} |"))
+    lines += [row for _, _, row in sorted(rows)]
+    return "\n".join(lines)
 
 
 def plot_trajectory(state: dict, bounds: dict, path: pathlib.Path) -> None:
@@ -316,6 +347,8 @@ def main(argv: list[str]) -> int:
                 for name, old, new in changes:
                     print(f"{name} {old} -> {new}")
                 print(f"{len(changes)} of {len(values)} defaults changed in {args.write_defaults}")
+            if args.report:
+                print(report(state))
         except (ValueError, KeyError, OSError) as error:
             print(f"spsa: {error}", file=sys.stderr)
             return 2

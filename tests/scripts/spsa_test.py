@@ -279,6 +279,28 @@ class RunTest(unittest.TestCase):
         self.assertIn("not a parameter of the file: p", done.stderr)
         self.assertEqual(header.read_text(), "#define T(X) \\\n    X(q, 4, 0, 8, 1)\n")
 
+    def test_report_lists_every_parameter_farthest_first(self):
+        state = {"params": ["near", "far", "still"], "iterations": 100, "k": 40, "ahead": [42],
+                 "theta": {"near": 11.4, "far": 30.6, "still": 4.0}, "wins": 30, "draws": 42, "losses": 10,
+                 "problems": 0, "bounds": {"near": [10, 0, 100], "far": [20, 0, 50], "still": [4, 0, 8]},
+                 "trajectory": [[0, 10.0, 20.0, 4.0], [40, 11.0, 29.0, 4.0]]}
+        lines = spsa.report(state).split("\n")
+        self.assertEqual(lines[0], "40 of 100 iterations (and 1 beyond it), 82 games: plus W/D/L 30/42/10, problems 0")
+        self.assertEqual(lines[2], "| parameter | start | end | unrounded | min | max | moved (share of range) |")
+        self.assertEqual(lines[4:], ["| far | 20 | 31 | 30.6 | 0 | 50 | +21.2% |",
+                                     "| near | 10 | 11 | 11.4 | 0 | 100 | +1.4% |",
+                                     "| still | 4 | 4 | 4.0 | 0 | 8 | +0.0% |"])
+        path = pathlib.Path(self.dir.name) / "state.json"
+        path.write_text(json.dumps(state))
+        done = subprocess.run([sys.executable, str(SCRIPT), "--state", str(path), "--report"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout, spsa.report(state) + "\n")
+        done = subprocess.run([sys.executable, str(SCRIPT), "--engine", "arbiter", "--iterations", "5", "--report"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("play nothing", done.stderr)
+
     def test_refuses_another_runs_state(self):
         spsa.play_pairs, _ = fake_games(30)
         self.run_spsa(iterations=10, seed=5)
