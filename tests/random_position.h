@@ -36,7 +36,7 @@ inline std::string board_fen(const char (&board)[64]) {
 // A random position of `material` ("KQvKR": upper case White; no pawn on the first
 // or last rank), either side to move, or nullopt when the rules core could not play
 // on from it (FenCheck::Playable: kings side by side, the side not to move in check,
-// three checkers). The same `rng` state gives the same position.
+// more than two checkers). The same `rng` state gives the same position.
 inline std::optional<Position> random_position(std::string_view material, std::mt19937& rng) {
     char board[64] = {};
     bool white = true;
