@@ -278,11 +278,12 @@ def write_defaults(text: str, values: dict[str, int]) -> tuple[str, list[tuple[s
 
 def report(state: dict) -> str:
     """A run's record: a line of totals, then a Markdown table of every parameter's
-    start (the trajectory's first point), end (theta, rounded as the engine gets it, and
-    unrounded), range and the move from start to end as a share of the range, the
-    farthest first."""
+    start (its default: every run starts there), end (theta, rounded as the engine gets
+    it, and unrounded), range and the move from start to end as a share of the range,
+    the farthest first. (Not the trajectory's first point: a state saved before the
+    trajectory was kept begins it where the run was resumed.)"""
     names = state["params"]
-    start = state["trajectory"][0][1:] if state.get("trajectory") else [state["bounds"][n][0] for n in names]
+    start = [state["bounds"][name][0] for name in names]
     games = state["wins"] + state["draws"] + state["losses"]
     beyond = f" (and {len(state['ahead'])} beyond it)" if state.get("ahead") else ""
     lines = [f"{state['k']} of {state['iterations']} iterations{beyond}, {games} games: plus W/D/L "

@@ -283,7 +283,8 @@ class RunTest(unittest.TestCase):
         state = {"params": ["near", "far", "still"], "iterations": 100, "k": 40, "ahead": [42],
                  "theta": {"near": 11.4, "far": 30.6, "still": 4.0}, "wins": 30, "draws": 42, "losses": 10,
                  "problems": 0, "bounds": {"near": [10, 0, 100], "far": [20, 0, 50], "still": [4, 0, 8]},
-                 "trajectory": [[0, 10.0, 20.0, 4.0], [40, 11.0, 29.0, 4.0]]}
+                 # saved before the trajectory was kept: it begins where the run was resumed
+                 "trajectory": [[30, 11.0, 29.0, 4.0], [40, 11.2, 30.0, 4.0]]}
         lines = spsa.report(state).split("\n")
         self.assertEqual(lines[0], "40 of 100 iterations (and 1 beyond it), 82 games: plus W/D/L 30/42/10, problems 0")
         self.assertEqual(lines[2], "| parameter | start | end | unrounded | min | max | moved (share of range) |")
