@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """Checks scripts/spsa.py: the parameter list, the SPSA schedule and update, and a whole
 run against a fake game player (convergence, resuming, refusing another run's state,
-iterations in flight), and writing a run's values into tunables.h."""
+iterations in flight), writing a run's values into tunables.h, and a run's report."""
 import argparse
 import contextlib
 import importlib.util
 import io
 import json
+import os
 import pathlib
+import signal
 import subprocess
 import sys
 import tempfile
-import os
-import signal
 import threading
 import time
 import unittest
