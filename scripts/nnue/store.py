@@ -148,19 +148,29 @@ def pool(args) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    # No abbreviations: `add ... --engine X` once matched --engine-commit and wrote the
+    # binary's path into a committed manifest. --store and --engine are taken before or
+    # after the action; given after it, they win.
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--store", default=str(STORE), help="the store's folder (default: nets/data)")
     parser.add_argument("--engine", default=str(ROOT / "build" / "arbiter"), help="the arbiter binary")
+    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    common.add_argument("--store", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--engine", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="action", required=True)
-    a = sub.add_parser("add", help="pack a run's new complete games into its next shard")
+
+    def action(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, parents=[common], allow_abbrev=False)
+
+    a = action("add", "pack a run's new complete games into its next shard")
     a.add_argument("agame")
     a.add_argument("--run", required=True, help="the run's name: the shards' common prefix")
     a.add_argument("--games", type=int, help="at most this many games (default: all complete ones)")
     for f in RUN_FIELDS:
         a.add_argument("--" + f.replace("_", "-"), dest=f, help="(default: the run's previous shard's)")
-    v = sub.add_parser("verify", help="check every shard against its manifest and the budget")
+    v = action("verify", "check every shard against its manifest and the budget")
     v.add_argument("--deep", action="store_true", help="also unpack every shard")
-    p = sub.add_parser("pool", help="convert every shard into one .abin file")
+    p = action("pool", "convert every shard into one .abin file")
     p.add_argument("output")
     p.add_argument("--generation", nargs="*", help="only these generations")
     args = parser.parse_args()

@@ -91,6 +91,18 @@ class StoreTest(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("needs --generation", done.stderr)
 
+    def test_options_are_never_abbreviated(self):
+        run = self.root / "run.agame"
+        datagen(run, 1)
+        # --engine after the action is the engine, not the start of --engine-commit.
+        self.store_py("add", str(run), "--run", "r", *FIRST, "--engine", ENGINE)
+        self.assertEqual(json.loads((self.store / "r-000.json").read_text())["engine_commit"], "0000000")
+        datagen(run, 2)
+        short = self.store_py("add", str(run), "--run", "r", "--engine-comm", "1111111", check=False)
+        self.assertNotEqual(short.returncode, 0)
+        self.assertIn("unrecognized arguments: --engine-comm", short.stderr)
+        self.assertFalse((self.store / "r-001.json").exists())
+
 
 if __name__ == "__main__":
     ENGINE = sys.argv.pop(1)
