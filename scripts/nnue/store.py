@@ -148,9 +148,9 @@ def pool(args) -> int:
 
 
 def main() -> int:
-    # No abbreviations: `add ... --engine X` once matched --engine-commit and wrote the
-    # binary's path into a committed manifest. --store and --engine are taken before or
-    # after the action; given after it, they win.
+    # No abbreviations: argparse would read `add ... --engine X` as --engine-commit X and
+    # write the binary's path into a manifest that is committed. --store and --engine are
+    # taken before or after the action; given after it, they win.
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--store", default=str(STORE), help="the store's folder (default: nets/data)")
     parser.add_argument("--engine", default=str(ROOT / "build" / "arbiter"), help="the arbiter binary")
