@@ -429,10 +429,15 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(each, ["tc=10+0.1"])  # cutechess-cli takes a single -each
         self.assertTrue(all("ponder" in section for section in sections))
         # cutechess-cli sets Ponder itself and warns about one set by hand: none is passed,
-        # not even a known opponent's default.
-        args = match.parse_args(["--opponent", "/usr/games/glaurung", "--engine", "/bin/true", "--ponder",
-                                 "--engine-option", "Ponder=true", "--engine-option", "Hash=8"])
-        engine, opponent, _ = match.build_engines(args)
+        # not even a known opponent's default. (A stand-in named glaurung: the opponent's
+        # defaults go by the program's name, and Debian's may not be installed.)
+        with tempfile.TemporaryDirectory() as directory:
+            glaurung = pathlib.Path(directory) / "glaurung"
+            glaurung.write_text("#!/bin/sh\n")
+            glaurung.chmod(0o755)
+            args = match.parse_args(["--opponent", str(glaurung), "--engine", "/bin/true", "--ponder",
+                                     "--engine-option", "Ponder=true", "--engine-option", "Hash=8"])
+            engine, opponent, _ = match.build_engines(args)
         self.assertEqual(engine.options, ["Hash=8"])
         self.assertFalse(any(o.lower().startswith("ponder") for o in opponent.options))
         self.assertIn("Threads=1", opponent.options)
