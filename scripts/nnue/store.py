@@ -63,6 +63,18 @@ def add(args) -> int:
             if not shards:
                 sys.exit(f"store.py: the first shard of run {args.run} needs --{f.replace('_', '-')}")
             fields[f] = shards[-1][f]
+    seed = seed_of(fields["command"])
+    if not shards and seed is not None:
+        # Game i of a run depends only on the settings, the seed and i: a run with another
+        # run's seed and settings replays its games (convert drops them again, but the
+        # hours spent on them are lost). No two runs share a seed, whatever their settings:
+        # seeds are plentiful. A machine that replaces one whose files are gone starts a
+        # new run with a new seed (nets/README.md).
+        other = [m for m in manifests(store) if m["seed"] == seed]
+        if other:
+            unused = max(m["seed"] or 0 for m in manifests(store)) + 1
+            sys.exit(f"store.py: seed {seed} is run {other[0]['run']}'s; a new run needs a seed of its own "
+                     f"(for example {unused})")
     skip = sum(m["games"]["count"] for m in shards)
     name = f"{args.run}-{len(shards):03d}"
     shard = store / f"{name}.apack"
@@ -81,7 +93,7 @@ def add(args) -> int:
         "file": shard.name,
         "run": args.run,
         **fields,
-        "seed": seed_of(fields["command"]),
+        "seed": seed,
         "games": {"first": first, "count": games},
         "plies": plies,
         "kept_positions": kept,

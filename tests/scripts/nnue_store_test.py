@@ -91,6 +91,21 @@ class StoreTest(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("needs --generation", done.stderr)
 
+    def test_a_new_run_needs_a_seed_of_its_own(self):
+        run = self.root / "run.agame"
+        datagen(run, 1)
+        self.store_py("add", str(run), "--run", "r", *FIRST)
+        # A second run with the first one's seed (say, on a machine that replaced the
+        # first one's) would replay its games: refused, with a seed that is free.
+        again = self.store_py("add", str(run), "--run", "r2", *FIRST, check=False)
+        self.assertNotEqual(again.returncode, 0)
+        self.assertIn("seed 7 is run r's; a new run needs a seed of its own (for example 8)", again.stderr)
+        self.assertFalse((self.store / "r2-000.json").exists())
+        # (The store takes the command line's word for the seed.)
+        other_seed = FIRST[:-1] + [FIRST[-1].replace("--seed 7", "--seed 8")]
+        self.store_py("add", str(run), "--run", "r2", *other_seed)
+        self.assertEqual(json.loads((self.store / "r2-000.json").read_text())["seed"], 8)
+
     def test_options_are_never_abbreviated(self):
         run = self.root / "run.agame"
         datagen(run, 1)
