@@ -5,6 +5,8 @@
 
 #include "chess/movegen.h"
 #include "search/strength.h"
+#include "search/thread_vote.h"
+#include "search/tunable.h"
 #include "syzygy/root_ranking.h"
 
 namespace arbiter::search {
@@ -180,6 +182,21 @@ const RootMove* Engine::choose_limited_line() {
     return &lines[choose_line({scores, n}, strength_level(elo_), uniform)];
 }
 
+Engine::VotedLine Engine::choose_voted_line(size_t threads) const {
+    // Thread 0's line is the one it would play (its interrupted iteration's best move
+    // so far, if any); each helper's is its last completed iteration's.
+    const RootMove& first = workers_[0]->root_moves()[0];
+    std::vector<ThreadLine> lines{{first.move, first.line_score, first.line_depth}};
+    for (size_t i = 1; i < threads; ++i) {
+        const std::vector<RootMove>& completed = workers_[i]->completed_lines();
+        if (completed.empty()) lines.push_back({});
+        else lines.push_back({completed[0].move, completed[0].score, workers_[i]->completed_depth()});
+    }
+    const size_t chosen = vote_among_threads(lines, tune::smp_helper_vote, tune::smp_vote_margin);
+    if (chosen == 0) return {&first, first.line_depth};
+    return {&workers_[chosen]->completed_lines()[0], lines[chosen].depth};
+}
+
 void Engine::run_search(SearchLimits limits) {
     SharedSearch& shared = *shared_;
     const Position& root = game_.position();
@@ -259,27 +276,34 @@ void Engine::run_search(SearchLimits limits) {
 
         // The first line reported last (after a stop, see Worker::order_interrupted_lines).
         const RootMove* top = &workers_[0]->root_moves()[0];
+        // When the move played is not the last info line's, a last line shows it.
+        const auto show_played_line = [&](const RootMove& line, int depth) {
+            if (!listener_.on_iteration) return;
+            SearchInfo info;
+            info.depth = depth;
+            info.seldepth = std::max(line.seldepth, info.depth);
+            info.score = line.score;
+            info.nodes = total_nodes();
+            info.tb_hits = total_tb_hits();
+            info.time_ms = shared.elapsed_ms();
+            info.hashfull = tt_.hashfull();
+            Position pos = root;
+            for (Move m : line.pv) {
+                if (!is_legal(pos, m)) break;
+                info.pv.push_back(m);
+                pos = pos.apply(m);
+            }
+            listener_.on_iteration({info});
+        };
         if (limited) {
             if (const RootMove* chosen = choose_limited_line(); chosen && chosen->move != top->move) {
                 top = chosen;
-                // The last info line named another move: show the one played.
-                if (listener_.on_iteration) {
-                    SearchInfo info;
-                    info.depth = workers_[0]->completed_depth();
-                    info.seldepth = std::max(top->seldepth, info.depth);
-                    info.score = top->score;
-                    info.nodes = total_nodes();
-                    info.tb_hits = total_tb_hits();
-                    info.time_ms = shared.elapsed_ms();
-                    info.hashfull = tt_.hashfull();
-                    Position pos = root;
-                    for (Move m : top->pv) {
-                        if (!is_legal(pos, m)) break;
-                        info.pv.push_back(m);
-                        pos = pos.apply(m);
-                    }
-                    listener_.on_iteration({info});
-                }
+                show_played_line(*top, workers_[0]->completed_depth());
+            }
+        } else if (threads > 1 && multipv_ == 1 && tune::smp_helper_vote > 0) {
+            if (const VotedLine voted = choose_voted_line(threads); voted.line->move != top->move) {
+                top = voted.line;
+                show_played_line(*top, voted.depth);
             }
         }
         best = top->move;

@@ -100,6 +100,12 @@ private:
     void run_search(SearchLimits limits);
     // The line a limited-strength search plays: one of worker 0's completed lines.
     const RootMove* choose_limited_line();
+    // The line Lazy SMP's threads vote to play (search/thread_vote.h), and its depth.
+    struct VotedLine {
+        const RootMove* line;
+        int depth;
+    };
+    VotedLine choose_voted_line(size_t threads) const;
     uint64_t total_nodes() const;
     uint64_t total_tb_hits() const;
     // The root moves' tablebase ranks, in their order (empty when the root is not

@@ -157,7 +157,7 @@ void Worker::iterative_deepening() {
         // is reached: an iteration that only repeats the lines did not search to its
         // depth, and is not reported.
         const bool repeated = id_ == 0 && mate_proven_ && repeats_completed_lines(lines);
-        if (id_ == 0) completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
+        completed_lines_.assign(root_moves_.begin(), root_moves_.begin() + long(lines));
         previous = root_moves_[0].score;
         best_move_stability_ = root_moves_[0].move == previous_best_move_ ? best_move_stability_ + 1 : 0;
         previous_best_move_ = root_moves_[0].move;

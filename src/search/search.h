@@ -104,8 +104,8 @@ public:
     // the move to play), then the other moves.
     const std::vector<RootMove>& root_moves() const { return root_moves_; }
     int completed_depth() const { return completed_depth_; }
-    // Thread 0: the MultiPV lines of the last completed iteration, best first (the
-    // lines of an interrupted iteration are not all searched to the same depth).
+    // The MultiPV lines of the last completed iteration, best first (the lines of an
+    // interrupted iteration are not all searched to the same depth).
     const std::vector<RootMove>& completed_lines() const { return completed_lines_; }
     // Forgets what the move-ordering and correction histories learnt (a new game).
     void clear_histories() {

@@ -21,6 +21,10 @@
     /* depth + thread id is a multiple of skip_cycle                                    */  \
     X(smp_skip_after_depth, 2, 1, 6, 1)                                                     \
     X(smp_skip_cycle, 3, 2, 6, 1)                                                           \
+    /* Lazy SMP: a helper's vote for the move to play in percent of thread 0's (0: no   */  \
+    /* vote, thread 0 decides), and the margin added to each score (thread_vote.h)      */  \
+    X(smp_helper_vote, 0, 0, 200, 10)                                                       \
+    X(smp_vote_margin, 20, 1, 100, 5)                                                       \
     /* Late move reductions: base and divisor (hundredths) of the log-log table */          \
     X(lmr_base, 79, 0, 200, 10)                                                             \
     X(lmr_divisor, 229, 150, 400, 15)                                                       \

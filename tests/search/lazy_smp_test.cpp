@@ -51,4 +51,10 @@ TEST_CASE("thread 0 stops at the depth limit, a helper searches on until stopped
     CHECK(helper.worker.completed_depth() > 5);
     CHECK(helper.worker.nodes() >= 100'000);
     CHECK(helper.shared.stop.load());
+
+    // Each keeps its last completed iteration's line, on which the threads vote.
+    for (const Worker* w : {&main_thread.worker, &helper.worker}) {
+        REQUIRE(w->completed_lines().size() == 1);
+        CHECK(is_legal(test::parse_fen(Kiwipete), w->completed_lines()[0].move));
+    }
 }
