@@ -6,7 +6,8 @@ nets/data/ it was trained on (by file and sha256) and the trainer's settings.
 
 Steps, each said on standard output: check every shard against the recipe's sha256
 (a shard that has left the working tree is read from the commit the recipe names, as
-`git show COMMIT:nets/data/FILE`); pool them with `arbiter convert` into one .abin (every
+`git show COMMIT:nets/data/FILE`), and the net it refines if it names one (from nets/
+or that commit, also by sha256); pool them with `arbiter convert` into one .abin (every
 game once); train with `scripts/nnue/train.py` and the recipe's flags; quantise and
 write the net. At the end: the new net's sha256 beside the recipe's. Training on the
 CPU with more than one thread is not bit for bit repeatable (the order of floating-point
@@ -16,6 +17,7 @@ the committed one (nets/README.md says how).
 A recipe (JSON):
     {"net": "arbiter-010.anet", "sha256": "...", "commit": "<the commit that holds the shards>",
      "shards": [{"file": "gen5-4801-000.apack", "sha256": "..."}, ...],
+     "init_from": {"file": "arbiter-009.anet", "sha256": "..."},     (a refinement only)
      "train": ["--hidden", "384", "--buckets", "8", ...]}
 """
 import argparse
@@ -28,24 +30,37 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-STORE = ROOT / "nets" / "data"
+NETS = ROOT / "nets"
+STORE = NETS / "data"
 
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def shard_bytes(store: pathlib.Path, name: str, commit: str | None) -> bytes:
-    """The shard from the working tree, or else from the recipe's commit."""
-    path = store / name
+def stored_bytes(folder: pathlib.Path, tracked: str, name: str, commit: str | None) -> bytes:
+    """A file from the working tree's `folder`, or else from the recipe's commit, where
+    the repository keeps it as `tracked`/`name` (nets/data for shards, nets for nets)."""
+    path = folder / name
     if path.exists():
         return path.read_bytes()
     if not commit:
-        raise FileNotFoundError(f"{name}: not in nets/data/ and the recipe names no commit")
-    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:nets/data/{name}"], capture_output=True)
+        raise FileNotFoundError(f"{name}: not in {tracked}/ and the recipe names no commit")
+    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{tracked}/{name}"], capture_output=True)
     if done.returncode != 0:
-        raise FileNotFoundError(f"{name}: not in nets/data/ nor at commit {commit}")
+        raise FileNotFoundError(f"{name}: not in {tracked}/ nor at commit {commit}")
     return done.stdout
+
+
+def checked_copy(folder: pathlib.Path, tracked: str, entry: dict, commit: str | None, work: pathlib.Path) -> str:
+    """The recipe's file `entry` ({"file", "sha256"}) copied into `work` once its bytes
+    match; raises ValueError (or FileNotFoundError) with the reason otherwise."""
+    data = stored_bytes(folder, tracked, entry["file"], commit)
+    if sha256_bytes(data) != entry["sha256"]:
+        raise ValueError(f"{entry['file']}: sha256 differs from the recipe's")
+    path = work / entry["file"]
+    path.write_bytes(data)
+    return str(path)
 
 
 def main(argv=None) -> int:
@@ -55,31 +70,32 @@ def main(argv=None) -> int:
     ap.add_argument("--work", help="folder for the pooled data and the training log (default: a temporary one)")
     ap.add_argument("--engine", default=str(ROOT / "build" / "arbiter"))
     ap.add_argument("--store", default=str(STORE), help="the shards' folder (default: nets/data)")
+    ap.add_argument("--nets", default=str(NETS), help="the nets' folder, for the net a recipe refines (default: nets)")
     args = ap.parse_args(argv)
     recipe = json.loads(pathlib.Path(args.recipe).read_text())
     with tempfile.TemporaryDirectory(prefix="arbiter-rebuild-") as scratch:
         work = pathlib.Path(args.work or scratch)
         work.mkdir(parents=True, exist_ok=True)
-        shards = []
-        for shard in recipe["shards"]:
-            try:
-                data = shard_bytes(pathlib.Path(args.store), shard["file"], recipe.get("commit"))
-            except FileNotFoundError as error:
-                print(f"rebuild.py: {error}", file=sys.stderr)
-                return 1
-            if sha256_bytes(data) != shard["sha256"]:
-                print(f"rebuild.py: {shard['file']}: sha256 differs from the recipe's", file=sys.stderr)
-                return 1
-            path = work / shard["file"]
-            path.write_bytes(data)
-            shards.append(str(path))
+        commit = recipe.get("commit")
+        try:
+            shards = [checked_copy(pathlib.Path(args.store), "nets/data", shard, commit, work)
+                      for shard in recipe["shards"]]
+            start = recipe.get("init_from")
+            start_net = checked_copy(pathlib.Path(args.nets), "nets", start, commit, work) if start else None
+        except (FileNotFoundError, ValueError) as error:
+            print(f"rebuild.py: {error}", file=sys.stderr)
+            return 1
         print(f"shards: {len(shards)} checked against the recipe", flush=True)
+        if start_net:
+            print(f"start: {start['file']} checked against the recipe", flush=True)
         pool = work / "pool.abin"
         if subprocess.run([args.engine, "convert", *shards, str(pool)]).returncode != 0:
             print("rebuild.py: arbiter convert failed", file=sys.stderr)
             return 1
         train = [sys.executable, str(ROOT / "scripts" / "nnue" / "train.py"), "--data", str(pool), "--out", args.out,
                  "--log", str(work / "train.log"), *recipe["train"]]
+        if start_net:
+            train += ["--init-from", start_net]
         print("$ " + " ".join(train), flush=True)
         if subprocess.run(train).returncode != 0:
             print("rebuild.py: training failed", file=sys.stderr)

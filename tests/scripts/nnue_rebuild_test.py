@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/nnue/rebuild.py on a tiny recipe: the shards are checked against it, pooled
 and trained into a net the engine loads; with one training thread the same recipe
-gives the same bytes twice; a shard whose bytes differ, or that is missing, stops it.
+gives the same bytes twice; a recipe that refines a net starts from that net, checked by
+its sha256; a shard or net whose bytes differ, or that is missing, stops it.
 
     nnue_rebuild_test.py ENGINE      (exit status 77: torch missing, skipped)"""
 import os
@@ -33,6 +34,8 @@ class RebuildTest(unittest.TestCase):
         cls.dir = pathlib.Path(cls.tmp.name)
         cls.store = cls.dir / "data"
         cls.store.mkdir()
+        cls.nets = cls.dir / "nets"
+        cls.nets.mkdir()
         run = cls.dir / "run.agame"
         subprocess.run([ENGINE, "datagen", "--output", str(run), "--format", "agame", "--games", "12", "--threads", "1",
                         "--soft-nodes", "300", "--nodes", "1000", "--seed", "3", "--eval", "hce", "--hash", "1"],
@@ -51,7 +54,7 @@ class RebuildTest(unittest.TestCase):
         path = self.dir / "recipe.json"
         path.write_text(json.dumps(recipe))
         return subprocess.run([sys.executable, str(REBUILD), str(path), "--out", str(self.dir / out), "--engine", ENGINE,
-                               "--store", str(self.store)], capture_output=True, text=True, timeout=600)
+                               "--store", str(self.store), "--nets", str(self.nets)], capture_output=True, text=True, timeout=600)
 
     def test_the_same_recipe_gives_the_same_net(self):
         recipe = {"net": "tiny.anet", "shards": self.shards, "train": TRAIN}
@@ -76,6 +79,30 @@ class RebuildTest(unittest.TestCase):
         done = self.rebuild({"net": "x", "shards": missing, "train": TRAIN}, "d.anet")
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("gone.apack: not in nets/data/ and the recipe names no commit", done.stderr)
+
+    def test_a_refinement_starts_from_the_named_net(self):
+        done = self.rebuild({"net": "start.anet", "shards": self.shards[:1], "train": TRAIN}, "start.anet")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        start = self.dir / "start.anet"
+        (self.nets / "start.anet").write_bytes(start.read_bytes())
+        named = {"file": "start.anet", "sha256": hashlib.sha256(start.read_bytes()).hexdigest()}
+        recipe = {"net": "refined.anet", "shards": self.shards[1:], "init_from": named, "train": TRAIN}
+        done = self.rebuild(recipe, "refined.anet")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("start: start.anet checked against the recipe", done.stdout)
+        self.assertRegex(done.stdout, r"--init-from \S*start\.anet")
+        self.assertIn("starting from the weights of", done.stdout)
+        cold = self.rebuild({"net": "cold.anet", "shards": self.shards[1:], "train": TRAIN}, "cold.anet")
+        self.assertEqual(cold.returncode, 0, cold.stderr)
+        self.assertNotEqual((self.dir / "refined.anet").read_bytes(), (self.dir / "cold.anet").read_bytes())
+        recipe["init_from"] = dict(named, sha256="0" * 64)
+        done = self.rebuild(recipe, "wrong.anet")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("start.anet: sha256 differs", done.stderr)
+        recipe["init_from"] = {"file": "absent.anet", "sha256": "0" * 64}
+        done = self.rebuild(recipe, "absent.anet")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("absent.anet: not in nets/ and the recipe names no commit", done.stderr)
 
 
 if __name__ == "__main__":
