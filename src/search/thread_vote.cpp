@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace arbiter::search {
 
@@ -16,14 +17,13 @@ bool deeper(const ThreadLine& a, const ThreadLine& b) {
 }  // namespace
 
 size_t vote_among_threads(std::span<const ThreadLine> lines, int helper_percent, int margin) {
-    size_t best = 0;
-    // A proven win: the shortest one, whatever the votes.
-    for (size_t i = 0; i < lines.size(); ++i) {
-        const ThreadLine& line = lines[i];
-        if (line.depth == 0 || line.score < TbWinInMaxPly) continue;
-        if (lines[best].depth == 0 || lines[best].score < TbWinInMaxPly || line.score > lines[best].score) best = i;
-    }
-    if (lines.empty() || (lines[best].depth > 0 && lines[best].score >= TbWinInMaxPly)) return best;
+    // A proven win: the shortest one (the highest score), whatever the votes.
+    std::optional<size_t> win;
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].depth > 0 && lines[i].score >= TbWinInMaxPly && (!win || lines[i].score > lines[*win].score))
+            win = i;
+    if (win) return *win;
+    if (lines.empty()) return 0;
 
     Score worst = Infinite;
     for (const ThreadLine& line : lines)
@@ -34,6 +34,7 @@ size_t vote_among_threads(std::span<const ThreadLine> lines, int helper_percent,
     };
     // Each move's votes, summed over the lines that name it; the first line of each
     // move adds them up, so that the lines need no map (there are as many as threads).
+    size_t best = 0;
     int64_t best_votes = -1;
     for (size_t i = 0; i < lines.size(); ++i) {
         if (lines[i].depth == 0) continue;
