@@ -53,8 +53,9 @@ class RebuildTest(unittest.TestCase):
     def rebuild(self, recipe: dict, out: str):
         path = self.dir / "recipe.json"
         path.write_text(json.dumps(recipe))
-        return subprocess.run([sys.executable, str(REBUILD), str(path), "--out", str(self.dir / out), "--engine", ENGINE,
-                               "--store", str(self.store), "--nets", str(self.nets)], capture_output=True, text=True, timeout=600)
+        command = [sys.executable, str(REBUILD), str(path), "--out", str(self.dir / out), "--engine", ENGINE,
+                   "--store", str(self.store), "--nets", str(self.nets)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=600)
 
     def test_the_same_recipe_gives_the_same_net(self):
         recipe = {"net": "tiny.anet", "shards": self.shards, "train": TRAIN}
