@@ -2,7 +2,7 @@
 """Rebuilds a net from the repository alone: its recipe names the self-play shards of
 nets/data/ it was trained on (by file and sha256) and the trainer's settings.
 
-    python3 scripts/nnue/rebuild.py nets/<net>.recipe.json [--out rebuilt.anet] [--work DIR]
+    python3 scripts/nnue/rebuild.py nets/<net>.recipe.json [--out rebuilt.anet] [--work DIR] [--record]
 
 Steps, each said on standard output: check every shard against the recipe's sha256
 (a shard that has left the working tree is read from the commit the recipe names, as
@@ -12,7 +12,8 @@ game once); train with `scripts/nnue/train.py` and the recipe's flags; quantise 
 write the net. At the end: the new net's sha256 beside the recipe's. Training on the
 CPU with more than one thread is not bit for bit repeatable (the order of floating-point
 sums varies), so the two may differ; the net's worth is then judged by games against
-the committed one (nets/README.md says how).
+the committed one (nets/README.md says how). A new net is trained the same way, from a
+recipe that `store.py recipe` wrote: `--record` then writes the net's sha256 into it.
 
 A recipe (JSON):
     {"net": "arbiter-010.anet", "sha256": "...", "commit": "<the commit that holds the shards>",
@@ -71,8 +72,13 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", default=str(ROOT / "build" / "arbiter"))
     ap.add_argument("--store", default=str(STORE), help="the shards' folder (default: nets/data)")
     ap.add_argument("--nets", default=str(NETS), help="the nets' folder, for the net a recipe refines (default: nets)")
+    ap.add_argument("--record", action="store_true",
+                    help="a new net: write its sha256 into the recipe (which must not have one yet)")
     args = ap.parse_args(argv)
     recipe = json.loads(pathlib.Path(args.recipe).read_text())
+    if args.record and recipe.get("sha256"):
+        print(f"rebuild.py: {args.recipe} already names its net's sha256; --record is for a new net", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory(prefix="arbiter-rebuild-") as scratch:
         work = pathlib.Path(args.work or scratch)
         work.mkdir(parents=True, exist_ok=True)
@@ -101,6 +107,11 @@ def main(argv=None) -> int:
             print("rebuild.py: training failed", file=sys.stderr)
             return 1
         digest = sha256_bytes(pathlib.Path(args.out).read_bytes())
+        if args.record:
+            recipe["sha256"] = digest
+            pathlib.Path(args.recipe).write_text(json.dumps(recipe, indent=2) + "\n")
+            print(f"recorded {args.out}: sha256 {digest} in {args.recipe}")
+            return 0
         same = digest == recipe.get("sha256")
         print(f"rebuilt {args.out}: sha256 {digest}")
         print(f"the recipe's {recipe['net']}: sha256 {recipe.get('sha256')}"

@@ -6,13 +6,16 @@ repository as it is made (nets/README.md, "Self-play data"). A datagen run write
 `.agame` file; `add` packs the complete games the store does not hold yet into the next
 shard of that run (`arbiter pack`, about 1.7 bytes a ply) and writes its manifest;
 `verify` checks every shard against its manifest; `pool` converts all of them into one
-`.abin` training file (`arbiter convert`, every game once).
+`.abin` training file (`arbiter convert`, every game once); `recipe` writes a new net's
+recipe naming the shards it is trained on (scripts/nnue/rebuild.py trains it).
 
     store.py add RUN.agame --run gen5-4801 --generation gen5 --engine-commit 85a0cb4 \\
         --net "arbiter-009.anet (gen4h-r7)" --command "arbiter datagen ..."
     store.py add RUN.agame --run gen5-4801        # later shards: the rest from the last
     store.py verify [--deep]
     store.py pool OUT.abin
+    store.py recipe nets/arbiter-010.recipe.json --net arbiter-010.anet --commit HEAD \
+        --init-from arbiter-009.anet --train "--hidden 384 --buckets 8 ..."
 
 A shard is `<run>-<NNN>.apack` with `<run>-<NNN>.json` beside it: the run, its
 generation, the engine commit and net that played, the datagen command line and seed,
@@ -26,6 +29,7 @@ import json
 import os
 import pathlib
 import re
+import shlex
 import subprocess
 import sys
 
@@ -159,6 +163,39 @@ def pool(args) -> int:
     return subprocess.run([args.engine, "convert", *shards, args.output]).returncode
 
 
+def recipe(args) -> int:
+    """A recipe for rebuild.py: every shard of the store (or of the generations named)
+    by file and sha256, the commit that holds them, the net refined, the trainer's flags.
+    The net's own sha256 is left out: `rebuild.py --record` writes it once trained."""
+    store = pathlib.Path(args.store)
+    shards = [m for m in manifests(store) if not args.generation or m["generation"] in args.generation]
+    if not shards:
+        sys.exit("store.py: no shards for the recipe")
+    written = {"net": args.net}
+    if args.commit:
+        done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", args.commit + "^{commit}"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"store.py: {args.commit} is not a commit of this repository")
+        written["commit"] = done.stdout.strip()
+        for m in shards:
+            listed = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{written['commit']}:nets/data/{m['file']}"],
+                                    capture_output=True)
+            if listed.returncode != 0:
+                sys.exit(f"store.py: {m['file']} is not committed at {args.commit} (commit the shards first)")
+    written["shards"] = [{"file": m["file"], "sha256": m["sha256"]} for m in shards]
+    if args.init_from:
+        start = pathlib.Path(args.nets) / args.init_from
+        if not start.exists():
+            sys.exit(f"store.py: {args.init_from}: not in {args.nets}")
+        written["init_from"] = {"file": args.init_from, "sha256": sha256(start)}
+    written["train"] = shlex.split(args.train)
+    pathlib.Path(args.output).write_text(json.dumps(written, indent=2) + "\n")
+    kept = sum(m["kept_positions"] for m in shards)
+    print(f"{args.output}: {len(shards)} shards, {kept} kept positions")
+    return 0
+
+
 def main() -> int:
     # No abbreviations: argparse would read `add ... --engine X` as --engine-commit X and
     # write the binary's path into a manifest that is committed. --store and --engine are
@@ -185,7 +222,17 @@ def main() -> int:
     p = action("pool", "convert every shard into one .abin file")
     p.add_argument("output")
     p.add_argument("--generation", nargs="*", help="only these generations")
+    r = action("recipe", "write a new net's recipe: the shards, the net it refines, the trainer's flags")
+    r.add_argument("output")
+    r.add_argument("--net", required=True, help="the net's file name in nets/")
+    r.add_argument("--train", required=True, help="train.py's flags, as one string")
+    r.add_argument("--commit", help="the commit that holds the shards (for example HEAD); checked")
+    r.add_argument("--init-from", help="the net it refines, a file of --nets")
+    r.add_argument("--nets", default=str(ROOT / "nets"), help="the nets' folder (default: nets)")
+    r.add_argument("--generation", nargs="*", help="only these generations' shards")
     args = parser.parse_args()
+    if args.action == "recipe":
+        return recipe(args)
     if not os.path.exists(args.engine):
         sys.exit(f"store.py: no engine at {args.engine} (build it, or give --engine)")
     return {"add": add, "verify": verify, "pool": pool}[args.action](args)

@@ -2,7 +2,8 @@
 """scripts/nnue/rebuild.py on a tiny recipe: the shards are checked against it, pooled
 and trained into a net the engine loads; with one training thread the same recipe
 gives the same bytes twice; a recipe that refines a net starts from that net, checked by
-its sha256; a shard or net whose bytes differ, or that is missing, stops it.
+its sha256; a shard or net whose bytes differ, or that is missing, stops it; `--record`
+writes a new net's sha256 into its recipe, once.
 
     nnue_rebuild_test.py ENGINE      (exit status 77: torch missing, skipped)"""
 import os
@@ -50,11 +51,11 @@ class RebuildTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def rebuild(self, recipe: dict, out: str):
+    def rebuild(self, recipe: dict, out: str, *flags: str):
         path = self.dir / "recipe.json"
         path.write_text(json.dumps(recipe))
         command = [sys.executable, str(REBUILD), str(path), "--out", str(self.dir / out), "--engine", ENGINE,
-                   "--store", str(self.store), "--nets", str(self.nets)]
+                   "--store", str(self.store), "--nets", str(self.nets), *flags]
         return subprocess.run(command, capture_output=True, text=True, timeout=600)
 
     def test_the_same_recipe_gives_the_same_net(self):
@@ -104,6 +105,18 @@ class RebuildTest(unittest.TestCase):
         done = self.rebuild(recipe, "absent.anet")
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("absent.anet: not in nets/ and the recipe names no commit", done.stderr)
+
+    def test_record_writes_a_new_nets_sha256_once(self):
+        recipe = {"net": "new.anet", "shards": self.shards, "train": TRAIN}
+        done = self.rebuild(recipe, "new.anet", "--record")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        recorded = json.loads((self.dir / "recipe.json").read_text())
+        self.assertEqual(recorded["sha256"], hashlib.sha256((self.dir / "new.anet").read_bytes()).hexdigest())
+        self.assertEqual(recorded["shards"], self.shards)
+        again = self.rebuild(recorded, "again.anet", "--record")
+        self.assertNotEqual(again.returncode, 0)
+        self.assertIn("already names its net's sha256", again.stderr)
+        self.assertFalse((self.dir / "again.anet").exists())
 
 
 if __name__ == "__main__":

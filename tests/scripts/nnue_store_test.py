@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """scripts/nnue/store.py on a tiny run: shards added while a run grows hold every game
 once, in order, with manifests that `verify` checks (a changed byte, a missing shard, a
-shard without a manifest are all reported), and `pool` converts them into the same
-training records as the run itself.
+shard without a manifest are all reported), `pool` converts them into the same
+training records as the run itself, and `recipe` names them for a new net.
 
     nnue_store_test.py ENGINE
 
 A few seconds on one core: games at 300-1000 nodes a move."""
+import hashlib
 import json
 import pathlib
 import subprocess
@@ -117,6 +118,39 @@ class StoreTest(unittest.TestCase):
         self.assertNotEqual(short.returncode, 0)
         self.assertIn("unrecognized arguments: --engine-comm", short.stderr)
         self.assertFalse((self.store / "r-001.json").exists())
+
+    def test_a_recipe_names_the_shards_and_the_net_refined(self):
+        run = self.root / "run.agame"
+        datagen(run, 2)
+        self.store_py("add", str(run), "--run", "r", *FIRST)
+        nets = self.root / "nets"
+        nets.mkdir()
+        (nets / "start.anet").write_bytes(b"a net's bytes")
+        out = self.root / "new.recipe.json"
+        train = "--hidden 128 --lr 1e-3 --seed 1"
+        self.store_py("recipe", str(out), "--net", "new.anet", "--nets", str(nets), "--init-from", "start.anet",
+                      "--train", train)
+        recipe = json.loads(out.read_text())
+        manifest = json.loads((self.store / "r-000.json").read_text())
+        self.assertEqual(recipe["net"], "new.anet")
+        self.assertEqual(recipe["shards"], [{"file": "r-000.apack", "sha256": manifest["sha256"]}])
+        self.assertEqual(recipe["init_from"], {"file": "start.anet", "sha256": hashlib.sha256(b"a net's bytes").hexdigest()})
+        self.assertEqual(recipe["train"], train.split())
+        self.assertNotIn("sha256", recipe)  # rebuild.py --record writes it once the net is trained
+
+        # A commit that does not hold the shards, or no commit at all, is refused.
+        unknown = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--commit", "no-such-ref",
+                                check=False)
+        self.assertNotEqual(unknown.returncode, 0)
+        self.assertIn("no-such-ref is not a commit", unknown.stderr)
+        uncommitted = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--commit", "HEAD",
+                                    check=False)
+        self.assertNotEqual(uncommitted.returncode, 0)
+        self.assertIn("r-000.apack is not committed at HEAD", uncommitted.stderr)
+        absent = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--nets", str(nets),
+                               "--init-from", "absent.anet", check=False)
+        self.assertNotEqual(absent.returncode, 0)
+        self.assertIn("absent.anet: not in", absent.stderr)
 
 
 if __name__ == "__main__":
