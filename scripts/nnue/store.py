@@ -179,10 +179,12 @@ def recipe(args) -> int:
             sys.exit(f"store.py: {args.commit} is not a commit of this repository")
         written["commit"] = done.stdout.strip()
         for m in shards:
-            listed = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{written['commit']}:nets/data/{m['file']}"],
-                                    capture_output=True)
-            if listed.returncode != 0:
+            committed = subprocess.run(["git", "-C", str(ROOT), "show", f"{written['commit']}:nets/data/{m['file']}"],
+                                       capture_output=True)
+            if committed.returncode != 0:
                 sys.exit(f"store.py: {m['file']} is not committed at {args.commit} (commit the shards first)")
+            if hashlib.sha256(committed.stdout).hexdigest() != m["sha256"]:
+                sys.exit(f"store.py: {m['file']} at {args.commit} is not the shard its manifest describes")
     written["shards"] = [{"file": m["file"], "sha256": m["sha256"]} for m in shards]
     if args.init_from:
         start = pathlib.Path(args.nets) / args.init_from

@@ -147,6 +147,14 @@ class StoreTest(unittest.TestCase):
                                     check=False)
         self.assertNotEqual(uncommitted.returncode, 0)
         self.assertIn("r-000.apack is not committed at HEAD", uncommitted.stderr)
+        # A manifest whose shard is committed under its name with other bytes is refused
+        # too (here: the repository's first shard, under a manifest that is not its own).
+        committed = sorted((ROOT / "nets" / "data").glob("*.apack"))[0].name
+        manifest["file"] = committed
+        (self.store / "r-000.json").write_text(json.dumps(manifest))
+        other = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--commit", "HEAD", check=False)
+        self.assertNotEqual(other.returncode, 0)
+        self.assertIn(f"{committed} at HEAD is not the shard its manifest describes", other.stderr)
         absent = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--nets", str(nets),
                                "--init-from", "absent.anet", check=False)
         self.assertNotEqual(absent.returncode, 0)
