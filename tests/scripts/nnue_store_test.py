@@ -138,7 +138,7 @@ class StoreTest(unittest.TestCase):
         self.assertEqual(recipe["train"], train.split())
         self.assertNotIn("sha256", recipe)  # rebuild.py --record writes it once the net is trained
 
-        # A commit that does not hold the shards, or no commit at all, is refused.
+        # A ref that is not a commit, or a commit that does not hold the shards, is refused.
         unknown = self.store_py("recipe", str(out), "--net", "n", "--train", train, "--commit", "no-such-ref",
                                 check=False)
         self.assertNotEqual(unknown.returncode, 0)
