@@ -10,10 +10,11 @@ Steps, each said on standard output: check every shard against the recipe's sha2
 or that commit, also by sha256); pool them with `arbiter convert` into one .abin (every
 game once); train with `scripts/nnue/train.py` and the recipe's flags; quantise and
 write the net. At the end: the new net's sha256 beside the recipe's. Training on the
-CPU with more than one thread is not bit for bit repeatable (the order of floating-point
-sums varies), so the two may differ; the net's worth is then judged by games against
-the committed one (nets/README.md says how). A new net is trained the same way, from a
-recipe that `store.py recipe` wrote: `--record` then writes the net's sha256 into it.
+CPU with more than one thread repeats itself on one machine (gen5-r9 did), but other
+hardware or another PyTorch may sum in another order, so the two may differ; the net's
+worth is then judged by games against the committed one (nets/README.md says how). A
+new net is trained the same way, from a recipe that `store.py recipe` wrote: `--record`
+then writes the net's sha256 into it.
 
 A recipe (JSON):
     {"net": "arbiter-010.anet", "sha256": "...", "commit": "<the commit that holds the shards>",
