@@ -20,7 +20,18 @@ constexpr Bitboard file_bb(File f) { return FileABB << f; }
 constexpr Bitboard rank_bb(Rank r) { return Rank1BB << (8 * r); }
 constexpr bool contains(Bitboard b, Square s) { return (b >> s) & 1; }
 
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
+constexpr int popcount(Bitboard b) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    // The portable x86-64 build has no POPCNT instruction, and std::popcount then
+    // calls a libgcc routine; the bit-parallel count inline takes fewer instructions.
+    b -= (b >> 1) & 0x5555555555555555ULL;
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return int((b * 0x0101010101010101ULL) >> 56);
+#else
+    return std::popcount(b);
+#endif
+}
 constexpr bool more_than_one(Bitboard b) { return b & (b - 1); }
 // Lowest set square; `b` must not be empty.
 constexpr Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }

@@ -176,6 +176,17 @@ void dispatch(const Position& pos, Sink& sink, Bitboard movers = ~Bitboard(0)) {
     else generate_all<Black, Kind>(pos, movers, sink);
 }
 
+// is_legal by generating the moving piece's moves: kept for castling and en passant,
+// which are rare as hash or killer moves and have the generator's checks.
+bool generated_from_origin(const Position& pos, Move m) {
+    MoveList list;
+    ListSink sink{list};
+    dispatch<GenKind::All>(pos, sink, square_bb(m.from()));
+    for (Move legal : list)
+        if (legal == m) return true;
+    return false;
+}
+
 }  // namespace
 
 template <GenKind Kind>
@@ -195,16 +206,42 @@ uint64_t count_legal_moves(const Position& pos) {
 }
 
 bool is_legal(const Position& pos, Move m) {
-    // Generating only the moves of the piece on the origin square keeps this cheap
-    // enough to validate hash-table and killer moves in search.
-    if (m.is_null() || pos.piece_on(m.from()) == NoPiece || color_of(pos.piece_on(m.from())) != pos.side_to_move())
-        return false;
-    MoveList list;
-    ListSink sink{list};
-    dispatch<GenKind::All>(pos, sink, square_bb(m.from()));
-    for (Move legal : list)
-        if (legal == m) return true;
-    return false;
+    // The search validates hash, killer and counter moves with this at every node, so
+    // the common kinds are decided from the masks the generator uses, without a list:
+    // the same moves, which the movegen tests check for all 65,536 encodings.
+    const Square from = m.from(), to = m.to();
+    const Color us = pos.side_to_move();
+    const Piece piece = pos.piece_on(from);
+    if (m.is_null() || piece == NoPiece || color_of(piece) != us) return false;
+    const Move::Kind kind = m.kind();
+    if (kind == Move::Castling || kind == Move::EnPassant) return generated_from_origin(pos, m);
+    // A normal move is encoded with the promotion bits zero.
+    if (kind == Move::Normal && m.promotion() != Knight) return false;
+
+    const PieceType type = type_of(piece);
+    const Bitboard occupied = pos.occupied();
+    const Bitboard ours = pos.pieces(us);
+    if (type == King)
+        return kind == Move::Normal && contains(king_attacks(from) & ~ours, to) &&
+               !pos.is_attacked(to, ~us, occupied ^ square_bb(from));
+
+    const Bitboard checkers = pos.checkers();
+    if (more_than_one(checkers)) return false;
+    const Square ksq = pos.king_square(us);
+    Bitboard targets = checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
+    if (contains(pos.pinned(), from)) targets &= line_through(ksq, from);
+
+    if (type == Pawn) {
+        // A pawn reaching the last rank promotes, and only a pawn promotes.
+        if ((rank_of(to) == relative_rank(us, Rank8)) != (kind == Move::Promotion)) return false;
+        const auto up = [us](Bitboard b) { return us == White ? b << 8 : b >> 8; };
+        const Bitboard one = up(square_bb(from)) & ~occupied;
+        Bitboard reach = one | (pawn_attacks(us, from) & pos.pieces(~us));
+        if (rank_of(from) == relative_rank(us, Rank2)) reach |= up(one) & ~occupied;
+        return contains(reach & targets, to);
+    }
+    if (kind != Move::Normal) return false;
+    return contains(piece_attacks(type, from, occupied) & ~ours & targets, to);
 }
 
 }  // namespace arbiter

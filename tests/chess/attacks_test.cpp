@@ -1,5 +1,6 @@
 // Attack tables against an independent ray walk (sliders, every square, many seeded
-// random occupancies) and against hand-checked squares (leapers, between, line).
+// random occupancies) and against hand-checked squares (leapers, between, line); the
+// bit count of square sets.
 
 #include <catch2/catch.hpp>
 
@@ -207,5 +208,25 @@ TEST_CASE("between and line_through agree with a ray walk for every pair", "[att
             CHECK(between(sa, sb) == expected_between);
             CHECK(line_through(sa, sb) == expected_line);
         }
+    }
+}
+
+TEST_CASE("popcount counts the set bits of any square set", "[attacks]") {
+    // The portable build counts with shifts and masks instead of the CPU's instruction.
+    const auto count_one_by_one = [](Bitboard b) {
+        int n = 0;
+        for (int i = 0; i < 64; ++i) n += int((b >> i) & 1);
+        return n;
+    };
+    static_assert(popcount(0) == 0 && popcount(~Bitboard(0)) == 64);
+    for (int i = 0; i < 64; ++i) {
+        CHECK(popcount(square_bb(Square(i))) == 1);
+        CHECK(popcount(~square_bb(Square(i))) == 63);
+    }
+    std::mt19937_64 rng(64);
+    for (int i = 0; i < 10000; ++i) {
+        // Sparse, dense and uniform sets alike.
+        const Bitboard b = i % 3 == 0 ? rng() & rng() & rng() : i % 3 == 1 ? rng() | rng() | rng() : rng();
+        REQUIRE(popcount(b) == count_one_by_one(b));
     }
 }

@@ -294,6 +294,44 @@ TEST_CASE("generator properties on the suite positions and on random games from 
     }
 }
 
+TEST_CASE("is_legal agrees with the generator on every 16-bit move encoding", "[movegen]") {
+    // The suite positions and, every fifth ply, random games from every eighth of them:
+    // pins, checks, double checks, promotions, en passant and Chess960 castling.
+    std::mt19937 rng(65536);
+    int positions = 0, legal = 0;
+    std::vector<bool> generated(1 << 16);
+    const auto compare = [&](const Position& pos) {
+        const MoveList moves = legal_moves(pos);
+        std::fill(generated.begin(), generated.end(), false);
+        for (Move m : moves) generated[m.raw()] = true;
+        for (uint32_t raw = 0; raw < (1u << 16); ++raw) {
+            const Move m = Move::from_raw(uint16_t(raw));
+            if (is_legal(pos, m) != generated[raw]) {
+                INFO(pos.fen() << ": raw move " << raw << " " << square_name(m.from()) << square_name(m.to())
+                               << " kind " << int(m.kind()) << " promotion bits " << ((raw >> 12) & 3));
+                CHECK(is_legal(pos, m) == generated[raw]);
+                return false;
+            }
+        }
+        ++positions;
+        legal += int(moves.size());
+        return true;
+    };
+    int start_index = 0;
+    for (const SuitePosition& start : suite_positions()) {
+        Position pos = parse(start.fen, start.chess960, FenCheck::Playable);
+        const int plies = start_index++ % 8 == 0 ? 100 : 0;
+        for (int ply = 0; ply <= plies; ++ply) {
+            if (ply % 5 == 0 && !compare(pos)) break;
+            const MoveList moves = legal_moves(pos);
+            if (moves.empty()) break;
+            pos = pos.apply(moves[rng() % moves.size()]);
+        }
+    }
+    CHECK(positions > 3000);
+    CHECK(legal > 50000);
+}
+
 TEST_CASE("generator properties along random games from the start position", "[movegen]") {
     std::mt19937 rng(1);
     int promotions = 0, en_passants = 0, castlings = 0;
