@@ -42,6 +42,22 @@ struct CountSink {
     }
 };
 
+// The squares a move that is not the king's may go to, given the checks: anywhere
+// out of check, the checker or a square between it and the king in single check.
+// (Nothing in double check, which the callers handle first.)
+Bitboard check_mask_for(const Position& pos, Square ksq) {
+    const Bitboard checkers = pos.checkers();
+    return checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
+}
+
+// The squares a pawn of `us` on `from` may push to: one square ahead when it is empty,
+// and two from its starting rank when both are.
+Bitboard pawn_pushes(Color us, Square from, Bitboard empty) {
+    const auto up = [us](Bitboard b) { return us == White ? b << 8 : b >> 8; };
+    const Bitboard one = up(square_bb(from)) & empty;
+    return rank_of(from) == relative_rank(us, Rank2) ? one | (up(one) & empty) : one;
+}
+
 template <Color Us, GenKind Kind, typename Sink>
 void generate_pawn_moves(const Position& pos, Bitboard check_mask, Bitboard movers, Sink& sink) {
     constexpr Color Them = ~Us;
@@ -83,14 +99,7 @@ void generate_pawn_moves(const Position& pos, Bitboard check_mask, Bitboard move
     const Square ksq = pos.king_square(Us);
     for (Square from : squares(pawns & pos.pinned())) {
         const Bitboard line = line_through(ksq, from) & check_mask;
-        Bitboard pushes = 0;
-        const Square one = Square(from + int(Up));
-        if (contains(empty, one)) {
-            pushes = square_bb(one);
-            if (rank_of(from) == relative_rank(Us, Rank2) && contains(empty, Square(one + int(Up))))
-                pushes |= square_bb(Square(one + int(Up)));
-        }
-        pushes &= line;
+        const Bitboard pushes = pawn_pushes(Us, from, empty) & line;
         const Bitboard captures = pawn_attacks(Us, from) & enemies & line;
         if (contains(Rank7BB, from)) {
             if constexpr (Kind != GenKind::Quiet)
@@ -148,7 +157,7 @@ void generate_all(const Position& pos, Bitboard movers, Sink& sink) {
             if (!pos.is_attacked(to, Them, without_king)) sink.add(ksq, to);
     if (more_than_one(checkers)) return;
 
-    const Bitboard check_mask = checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
+    const Bitboard check_mask = check_mask_for(pos, ksq);
     const Bitboard targets = kind_mask & check_mask;
     const Bitboard pinned = pos.pinned();
 
@@ -225,19 +234,15 @@ bool is_legal(const Position& pos, Move m) {
         return kind == Move::Normal && contains(king_attacks(from) & ~ours, to) &&
                !pos.is_attacked(to, ~us, occupied ^ square_bb(from));
 
-    const Bitboard checkers = pos.checkers();
-    if (more_than_one(checkers)) return false;
+    if (more_than_one(pos.checkers())) return false;
     const Square ksq = pos.king_square(us);
-    Bitboard targets = checkers ? between(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
+    Bitboard targets = check_mask_for(pos, ksq);
     if (contains(pos.pinned(), from)) targets &= line_through(ksq, from);
 
     if (type == Pawn) {
         // A pawn reaching the last rank promotes, and only a pawn promotes.
         if ((rank_of(to) == relative_rank(us, Rank8)) != (kind == Move::Promotion)) return false;
-        const auto up = [us](Bitboard b) { return us == White ? b << 8 : b >> 8; };
-        const Bitboard one = up(square_bb(from)) & ~occupied;
-        Bitboard reach = one | (pawn_attacks(us, from) & pos.pieces(~us));
-        if (rank_of(from) == relative_rank(us, Rank2)) reach |= up(one) & ~occupied;
+        const Bitboard reach = pawn_pushes(us, from, ~occupied) | (pawn_attacks(us, from) & pos.pieces(~us));
         return contains(reach & targets, to);
     }
     if (kind != Move::Normal) return false;
