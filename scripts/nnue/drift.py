@@ -5,7 +5,7 @@
 
 The engine scales the net's output before the search sees it (search.cpp,
 Worker::evaluate): by (800 + 12 per knight or bishop + 20 per rook + 36 per queen) /
-1024 and by (200 - halfmove clock) / 200 (search/tunables.h; train.engine_scale). Self-play stores the search's scores, so a net trained on them learns
+1024 and by (200 - halfmove clock) / 200 (search/tunables.h; dataset.engine_scale). Self-play stores the search's scores, so a net trained on them learns
 the scaled target, and the next engine scales it again. For each pair of consecutive
 nets (in the order given) this prints, per piece count, the least-squares slope of the
 later net's raw evaluation on the earlier one's (through the origin, positions whose
@@ -26,8 +26,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 import abin  # noqa: E402
+import dataset  # noqa: E402
 import netfile  # noqa: E402
-import train  # noqa: E402
+from model import PerspectiveNet, start_from_net  # noqa: E402
 
 GROUPS = [(2, 5), (6, 9), (10, 13), (14, 17), (18, 21), (22, 25), (26, 29), (30, 32)]
 
@@ -36,15 +37,15 @@ def raw_evals(net_path, data, batch_size=16384) -> np.ndarray:
     """The net's evaluation in centipawns (side to move's view) of every position of `data`."""
     net = netfile.read(net_path)
     king_buckets = net.ft_weights.shape[0] // netfile.INPUTS
-    model = train.PerspectiveNet(hidden=net.hidden, buckets=net.buckets, qat="all", king_buckets=king_buckets)
-    train.start_from_net(model, net)
+    model = PerspectiveNet(hidden=net.hidden, buckets=net.buckets, qat="all", king_buckets=king_buckets)
+    start_from_net(model, net)
     model.eval()
     out = []
     with torch.no_grad():
         for start in range(0, len(data), batch_size):
             part = slice(start, start + batch_size)
             # In the data's order (not sorted by piece count): one evaluation per position, in place.
-            batch = train.cpu_batch(data.feats[part], data.score[part], data.result2[part], False,
+            batch = dataset.cpu_batch(data.feats[part], data.score[part], data.result2[part], False,
                                     sort_by_pieces=False, king_buckets=king_buckets)
             out.append((model(batch) * 400.0).numpy().astype(np.float64))
     return np.concatenate(out)
@@ -68,10 +69,10 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=200000, help="use the first N positions")
     args = ap.parse_args(argv)
     torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
-    data = train.Dataset.load(args.data, args.positions, log=lambda *_: None)
+    data = dataset.Dataset.load(args.data, args.positions, log=lambda *_: None)
     pieces = (data.feats != abin.PAD).sum(axis=1)
     records = abin.load_records(args.data, len(data))
-    scale = train.engine_scale(data.feats, records["halfmove"])
+    scale = dataset.engine_scale(data.feats, records["halfmove"])
     stored = data.score.astype(np.float64)
     evals = [raw_evals(path, data) for path in args.nets]
     for i, path in enumerate(args.nets, 1):

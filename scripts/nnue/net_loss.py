@@ -28,18 +28,20 @@ import types  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
+import dataset  # noqa: E402
 import netfile  # noqa: E402
+from model import PerspectiveNet, start_from_net  # noqa: E402
 import train  # noqa: E402
 
 
 def net_losses(net_path, data, lambdas, power=2.0, batch_size=16384):
-    """{lambda: loss} of the net in `net_path` over every position of `data` (train.Dataset)."""
+    """{lambda: loss} of the net in `net_path` over every position of `data` (dataset.Dataset)."""
     net = netfile.read(net_path)
     king_buckets = net.ft_weights.shape[0] // netfile.INPUTS
-    model = train.PerspectiveNet(hidden=net.hidden, buckets=net.buckets, qat="all", king_buckets=king_buckets)
-    train.start_from_net(model, net)
+    model = PerspectiveNet(hidden=net.hidden, buckets=net.buckets, qat="all", king_buckets=king_buckets)
+    start_from_net(model, net)
     model.eval()
-    source = train.BatchSource(data, torch.device("cpu"), False, king_buckets=king_buckets)
+    source = dataset.BatchSource(data, torch.device("cpu"), False, king_buckets=king_buckets)
     ids = np.arange(len(data), dtype=np.int64)
     return {lam: train.evaluate_loss(model, source, ids, types.SimpleNamespace(lam=lam, power=power, batch_size=batch_size))
             for lam in lambdas}
@@ -59,7 +61,7 @@ def main(argv=None) -> int:
         ap.error("every --lambda must be within [0, 1], --power above 0")
     torch.set_num_threads(args.threads)
     try:
-        data = train.Dataset.load(args.data, log=lambda *a, **k: None)
+        data = dataset.Dataset.load(args.data, log=lambda *a, **k: None)
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

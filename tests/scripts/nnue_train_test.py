@@ -34,9 +34,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 NNUE = ROOT / "scripts" / "nnue"
 sys.path.insert(0, str(NNUE))
 import abin  # noqa: E402
+import dataset  # noqa: E402
 import netfile  # noqa: E402
 import synthetic  # noqa: E402
 import train  # noqa: E402
+from model import PerspectiveNet, fake_quantise  # noqa: E402
 
 ENGINE = None  # set from the command line
 
@@ -98,7 +100,7 @@ class TrainExportTest(unittest.TestCase):
 
     def model_from(self, checkpoint, hidden, buckets):
         state = torch.load(checkpoint, map_location="cpu")
-        model = train.PerspectiveNet(hidden=hidden, buckets=buckets, qat="all")
+        model = PerspectiveNet(hidden=hidden, buckets=buckets, qat="all")
         model.load_state_dict(state["model"])
         return model
 
@@ -174,7 +176,7 @@ class KingBucketTrainTest(unittest.TestCase):
         cls.net = netfile.read(cls.dir / "kb.anet")
         state = torch.load(cls.dir / "kb.pt", map_location="cpu")
         cls.state = state
-        cls.model = train.PerspectiveNet(hidden=384, buckets=8, qat="all", king_buckets=4)
+        cls.model = PerspectiveNet(hidden=384, buckets=8, qat="all", king_buckets=4)
         cls.model.load_state_dict(state["model"])
 
     @classmethod
@@ -264,7 +266,7 @@ class KingBucketTrainTest(unittest.TestCase):
         boards, stm, d = self.records(48, 8)
         score = np.clip(d.score_stm, -32767, 32767).astype(np.int16)
         result2 = (d.result_stm * 2).astype(np.uint8)
-        batch = train.cpu_batch(d.stm_features, score, result2, with_grad_prep=True, sort_by_pieces=False,
+        batch = dataset.cpu_batch(d.stm_features, score, result2, with_grad_prep=True, sort_by_pieces=False,
                                 king_buckets=4)
         batch["score"], batch["result"] = batch["score"].double(), batch["result"].double()
         positions = []
@@ -272,7 +274,7 @@ class KingBucketTrainTest(unittest.TestCase):
             pieces = [(int(sq), int(boards[i, sq])) for sq in np.flatnonzero(boards[i] >= 0)]
             positions.append(netfile.features((pieces, int(stm[i])), netfile.ARCH_KING_BUCKETS))
         for qat in ("none", "all"):
-            model = train.PerspectiveNet(hidden=128, buckets=8, seed=4, qat=qat, king_buckets=4).double()
+            model = PerspectiveNet(hidden=128, buckets=8, seed=4, qat=qat, king_buckets=4).double()
             with torch.no_grad():
                 model.ft_weight.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(6))
             train.loss_fn(model(batch), batch, 0.75, 2.0).backward()
@@ -282,8 +284,8 @@ class KingBucketTrainTest(unittest.TestCase):
             rows = (model.ft_weight.view(4, 768, 128) + model.ft_factor).view(3072, 128)
             fb, ow, ob = model.ft_bias, model.out_weight, model.out_bias
             if qat == "all":
-                rows, fb = train.fake_quantise(rows, 255), train.fake_quantise(fb, 255)
-                ow, ob = train.fake_quantise(ow, 64), train.fake_quantise(ob, 255 * 64)
+                rows, fb = fake_quantise(rows, 255), fake_quantise(fb, 255)
+                ow, ob = fake_quantise(ow, 64), fake_quantise(ob, 255 * 64)
             ys = []
             for us, them in positions:
                 k = min(max((len(us) - 2) // 4, 0), 7)
@@ -301,12 +303,12 @@ class KingBucketTrainTest(unittest.TestCase):
 
     def test_dense_batches_agree_with_the_sparse_ones(self):
         boards, stm, d = self.records(3000, 9)
-        data = train.Dataset(d.stm_features, np.clip(d.score_stm, -32767, 32767).astype(np.int16),
+        data = dataset.Dataset(d.stm_features, np.clip(d.score_stm, -32767, 32767).astype(np.int16),
                              (d.result_stm * 2).astype(np.uint8))
         data.check_kings()
         cpu = torch.device("cpu")
-        sparse = train.BatchSource(data, cpu, False, dense=False, king_buckets=4)
-        dense = train.BatchSource(data, cpu, False, dense=True, king_buckets=4)
+        sparse = dataset.BatchSource(data, cpu, False, dense=False, king_buckets=4)
+        dense = dataset.BatchSource(data, cpu, False, dense=True, king_buckets=4)
         ids = np.arange(len(data))
         for a, b in zip(sparse.batches(ids, 1000, train=True, drop_last=True),
                         dense.batches(ids, 1000, train=True, drop_last=True)):
@@ -321,14 +323,14 @@ class KingBucketTrainTest(unittest.TestCase):
                                 self.model.ft_factor.grad.clone()))
             for x, z in zip(*outputs):
                 torch.testing.assert_close(x, z, rtol=1e-4, atol=1e-6)
-        torch_us, torch_them = train.king_bucket_indices(torch.from_numpy(d.stm_features).long())
+        torch_us, torch_them = dataset.king_bucket_indices(torch.from_numpy(d.stm_features).long())
         np_us, np_them = abin.king_bucket_features(d.stm_features)
         np.testing.assert_array_equal(torch_us.numpy(), np_us)
         np.testing.assert_array_equal(torch_them.numpy(), np_them)
         broken = d.stm_features[:5].copy()
         broken[2][broken[2] >= 704] = abin.PAD  # no opponent king
         with self.assertRaisesRegex(abin.AbinError, "position 2: .*one king of each colour"):
-            train.Dataset(broken, np.zeros(5, np.int16), np.zeros(5, np.uint8)).check_kings()
+            dataset.Dataset(broken, np.zeros(5, np.int16), np.zeros(5, np.uint8)).check_kings()
 
 
 class InitFromTest(unittest.TestCase):
@@ -422,7 +424,7 @@ class LabelsTest(unittest.TestCase):
 
     def test_engine_scale_is_the_engines(self):
         header = (ROOT / "src" / "search" / "tunables.h").read_text()
-        for name, value in train.EVAL_SCALE.items():
+        for name, value in dataset.EVAL_SCALE.items():
             with self.subTest(name=name):
                 self.assertRegex(header, rf"X\({name},\s*{value},")
 
@@ -439,16 +441,16 @@ class LabelsTest(unittest.TestCase):
                    abin.record_from_fen(start.replace(" w ", " b "), score_white=50, fullmove=16)]
         path.write_bytes(b"".join(records))
         quiet = lambda *a, **k: None  # noqa: E731
-        plain = train.Dataset.load([str(path)], log=quiet)
+        plain = dataset.Dataset.load([str(path)], log=quiet)
         self.assertEqual(plain.score.tolist(), [300, -100, 50, -50])
-        unscaled = train.Dataset.load([str(path)], log=quiet, unscale=True)
+        unscaled = dataset.Dataset.load([str(path)], log=quiet, unscale=True)
         rook = (800 + 4 * 5) / 1024 * (200 - 40) / 200
         opening = (800 + 4 * 62) / 1024
         self.assertEqual(unscaled.score.tolist(), [round(300 / rook), round(-100 / opening), round(50 / opening),
                                                    round(-50 / opening)])
-        late = train.Dataset.load([str(path)], log=quiet, min_ply=30)
+        late = dataset.Dataset.load([str(path)], log=quiet, min_ply=30)
         self.assertEqual(late.score.tolist(), [300, 50, -50])
-        self.assertEqual(len(train.Dataset.load([str(path)], log=quiet, min_ply=31)), 2)
+        self.assertEqual(len(dataset.Dataset.load([str(path)], log=quiet, min_ply=31)), 2)
 
     def test_a_run_with_the_label_options(self):
         tmp, directory, data = synthetic_data()
@@ -489,7 +491,7 @@ class NetLossTest(unittest.TestCase):
         netfile.write(nets[1], netfile.random_net(seed=31, hidden=128, buckets=1))
         netfile.write(nets[2], netfile.random_net(seed=32, hidden=128, buckets=8))
         netfile.write(nets[3], netfile.random_net(seed=33, hidden=128, buckets=8, king_buckets=4))
-        data = train.Dataset.load([str(data_path)], log=lambda *a, **k: None)
+        data = dataset.Dataset.load([str(data_path)], log=lambda *a, **k: None)
         records = abin.load_records([data_path])
         fens = [abin.board_to_fen(b, int(s)) for b, s in zip(abin.records_to_boards(records), records["stm"])]
         sign = np.where(records["stm"] == 0, 1.0, -1.0)
