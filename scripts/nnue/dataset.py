@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """The trainer's data (train.py): `.abin` records decoded into compact arrays, and the
 batches made from them.
 
-Data: every record is decoded once (abin.decode, vectorised) into the side to move's
+Every record is decoded once (abin.decode, vectorised) into the side to move's
 feature indices (int16, 32 slots padded with abin.PAD), the score (int16) and the
 result (uint8), 67 bytes per position; the other perspective's indices are derived
 per batch (abin.other_perspective; with king buckets both perspectives' bucketed

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The network that train.py optimises, in PyTorch (the trainer's model): the feature
 transformer's sparse sum and the SCReLU output layer with gradients of their own, fake
 quantisation, and the start from a trained net (--init-from).
@@ -11,8 +10,6 @@ files e-h; 3072 rows):
     k      = (pieces - 2) // 4 clipped to 0..7 with 8 buckets, else 0
     y      = sum_i screlu(a_us)_i * w[k]_i + sum_i screlu(a_them)_i * w[k]_{H+i} + c[k]
     screlu(x) = clamp(x, 0, 1)^2, engine score = 400 * y centipawns.
-Loss: mean |sigmoid(y) - target|^p,
-    target = lambda * sigmoid(score_stm / 400) + (1 - lambda) * result_stm.
 After every optimiser step the weights are clipped to the ranges the quantised format
 needs (feature weights and biases [-1.98, 1.98], output weights [-1, 1]). With --qat all
 (the default) the forward pass uses the weights rounded to the file's grid (1/255 for

@@ -5,7 +5,10 @@
         --hidden 384 --buckets 8 --checkpoint run1.pt --log run1.log     (loss curve: run1.png)
 
 The network and its gradients are in model.py, the data and its batches in dataset.py;
-this file holds the loss, the schedules, the checks and the training loop.
+this file holds the loss, the schedules, the checks and the training loop. The net's
+output y (model.py) is trained toward a blend of the stored score and the game's result:
+    loss = mean |sigmoid(y) - target|^p,
+    target = lambda * sigmoid(score_stm / 400) + (1 - lambda) * result_stm.
 """
 from __future__ import annotations
 
