@@ -5,8 +5,9 @@
 
 The engine scales the net's output before the search sees it (search.cpp,
 Worker::evaluate): by (800 + 12 per knight or bishop + 20 per rook + 36 per queen) /
-1024 and by (200 - halfmove clock) / 200 (search/tunables.h; dataset.engine_scale). Self-play stores the search's scores, so a net trained on them learns
-the scaled target, and the next engine scales it again. For each pair of consecutive
+1024 and by (200 - halfmove clock) / 200 (search/tunables.h; dataset.engine_scale).
+Self-play stores the search's scores, so a net trained on them learns the scaled
+target, and the next engine scales it again. For each pair of consecutive
 nets (in the order given) this prints, per piece count, the least-squares slope of the
 later net's raw evaluation on the earlier one's (through the origin, positions whose
 evaluations are within 1000 cp), beside the mean scale the engine applies there: a slope
@@ -46,7 +47,7 @@ def raw_evals(net_path, data, batch_size=16384) -> np.ndarray:
             part = slice(start, start + batch_size)
             # In the data's order (not sorted by piece count): one evaluation per position, in place.
             batch = dataset.cpu_batch(data.feats[part], data.score[part], data.result2[part], False,
-                                    sort_by_pieces=False, king_buckets=king_buckets)
+                                      sort_by_pieces=False, king_buckets=king_buckets)
             out.append((model(batch) * 400.0).numpy().astype(np.float64))
     return np.concatenate(out)
 
