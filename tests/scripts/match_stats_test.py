@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks scripts/match.py's statistics and PGN parsing against hand-computed values."""
+"""Checks scripts/match.py, its statistics (match_stats.py) and its reading of PGN and tool output
+(match_results.py) against hand-computed values."""
 import contextlib
 import importlib.util
 import io
@@ -14,6 +15,9 @@ spec = importlib.util.spec_from_file_location("match_script", SCRIPT)
 match = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = match  # dataclasses look their module up while the class is built
 spec.loader.exec_module(match)
+sys.path.insert(0, str(SCRIPT.parent))
+import match_results  # noqa: E402
+import match_stats  # noqa: E402
 
 # Expected score at +5 logistic Elo: 1 / (1 + 10^(-5/400)).
 S5 = 0.5071950817090514
@@ -21,78 +25,78 @@ S5 = 0.5071950817090514
 
 class EloTest(unittest.TestCase):
     def test_even_score_is_zero_elo(self):
-        self.assertEqual(match.elo_from_score(0.5), 0.0)
+        self.assertEqual(match_stats.elo_from_score(0.5), 0.0)
 
     def test_three_quarters_is_400_log10_3(self):
         # 0.75 = 1 / (1 + 10^(-d/400))  =>  d = 400 log10(3) = 190.8485...
-        self.assertAlmostEqual(match.elo_from_score(0.75), 190.8485, places=3)
-        self.assertAlmostEqual(match.elo_from_score(0.25), -190.8485, places=3)
+        self.assertAlmostEqual(match_stats.elo_from_score(0.75), 190.8485, places=3)
+        self.assertAlmostEqual(match_stats.elo_from_score(0.25), -190.8485, places=3)
 
     def test_extremes_are_infinite(self):
-        self.assertEqual(match.elo_from_score(1.0), math.inf)
-        self.assertEqual(match.elo_from_score(0.0), -math.inf)
+        self.assertEqual(match_stats.elo_from_score(1.0), math.inf)
+        self.assertEqual(match_stats.elo_from_score(0.0), -math.inf)
 
     def test_score_from_elo_inverts(self):
-        self.assertAlmostEqual(match.score_from_elo(5.0), S5, places=12)
-        self.assertAlmostEqual(match.elo_from_score(match.score_from_elo(-123.4)), -123.4, places=9)
+        self.assertAlmostEqual(match_stats.score_from_elo(5.0), S5, places=12)
+        self.assertAlmostEqual(match_stats.elo_from_score(match_stats.score_from_elo(-123.4)), -123.4, places=9)
 
     def test_interval_of_120_40_40(self):
         # s = 0.7, var = (120*0.09 + 40*0.04 + 40*0.49)/200 = 0.16,
         # half = 1.96 sqrt(0.16/200) = 0.055436: scores 0.644564 .. 0.755436.
-        self.assertAlmostEqual(match.game_variance(120, 40, 40), 0.16, places=12)
-        elo, lower, upper = match.elo_interval(120, 40, 40)
+        self.assertAlmostEqual(match_stats.game_variance(120, 40, 40), 0.16, places=12)
+        elo, lower, upper = match_stats.elo_interval(120, 40, 40)
         self.assertAlmostEqual(elo, 147.19, places=2)
         self.assertAlmostEqual(lower, 103.40, places=2)
         self.assertAlmostEqual(upper, 195.92, places=2)
-        self.assertAlmostEqual(match.elo_margin(120, 40, 40), 46.26, places=2)
+        self.assertAlmostEqual(match_stats.elo_margin(120, 40, 40), 46.26, places=2)
 
     def test_interval_is_symmetric_for_an_even_score(self):
-        elo, lower, upper = match.elo_interval(30, 40, 30)
+        elo, lower, upper = match_stats.elo_interval(30, 40, 30)
         self.assertEqual(elo, 0.0)
         self.assertAlmostEqual(lower, -upper, places=9)
 
     def test_all_draws_have_no_spread(self):
-        self.assertEqual(match.elo_interval(0, 10, 0), (0.0, 0.0, 0.0))
+        self.assertEqual(match_stats.elo_interval(0, 10, 0), (0.0, 0.0, 0.0))
 
 
 class SprtTest(unittest.TestCase):
     def test_bounds(self):
-        lower, upper = match.sprt_bounds(0.05, 0.05)
+        lower, upper = match_stats.sprt_bounds(0.05, 0.05)
         self.assertAlmostEqual(lower, math.log(0.05 / 0.95), places=12)
         self.assertAlmostEqual(upper, 2.944439, places=6)
 
     def test_even_match_value(self):
         # W=L=25, D=50: s = 0.5, var = 0.125, LLR = 100 (S5-0.5)(0.5-S5) / 0.25 = -400 (S5-0.5)^2.
-        self.assertAlmostEqual(match.sprt_llr(25, 50, 25, 0, 5), -0.0207077, places=6)
+        self.assertAlmostEqual(match_stats.sprt_llr(25, 50, 25, 0, 5), -0.0207077, places=6)
 
     def test_winning_match_value(self):
         # W/D/L 1200/2000/800: s = 0.55, var = 0.1225, LLR = 4000 (S5-0.5)(1.1-0.5-S5) / 0.245.
-        self.assertAlmostEqual(match.sprt_llr(1200, 2000, 800, 0, 5), 10.9019, places=3)
-        self.assertEqual(match.sprt_decision(10.9, 0.05, 0.05), "H1 accepted")
+        self.assertAlmostEqual(match_stats.sprt_llr(1200, 2000, 800, 0, 5), 10.9019, places=3)
+        self.assertEqual(match_stats.sprt_decision(10.9, 0.05, 0.05), "H1 accepted")
 
     def test_sign_flips_at_the_midpoint_score(self):
         # LLR is negative below (s0+s1)/2 and positive above it.
-        self.assertLess(match.sprt_llr(500, 1000, 500, 0, 5), 0)
-        self.assertGreater(match.sprt_llr(520, 1000, 480, 0, 5), 0)
-        self.assertLess(match.sprt_llr(480, 1000, 520, 0, 5), match.sprt_llr(500, 1000, 500, 0, 5))
+        self.assertLess(match_stats.sprt_llr(500, 1000, 500, 0, 5), 0)
+        self.assertGreater(match_stats.sprt_llr(520, 1000, 480, 0, 5), 0)
+        self.assertLess(match_stats.sprt_llr(480, 1000, 520, 0, 5), match_stats.sprt_llr(500, 1000, 500, 0, 5))
 
     def test_decisions_around_the_bounds(self):
-        lower, upper = match.sprt_bounds(0.05, 0.05)
-        self.assertEqual(match.sprt_decision(upper + 1e-9, 0.05, 0.05), "H1 accepted")
-        self.assertEqual(match.sprt_decision(upper - 1e-3, 0.05, 0.05), "continue")
-        self.assertEqual(match.sprt_decision(lower + 1e-3, 0.05, 0.05), "continue")
-        self.assertEqual(match.sprt_decision(lower - 1e-9, 0.05, 0.05), "H0 accepted")
+        lower, upper = match_stats.sprt_bounds(0.05, 0.05)
+        self.assertEqual(match_stats.sprt_decision(upper + 1e-9, 0.05, 0.05), "H1 accepted")
+        self.assertEqual(match_stats.sprt_decision(upper - 1e-3, 0.05, 0.05), "continue")
+        self.assertEqual(match_stats.sprt_decision(lower + 1e-3, 0.05, 0.05), "continue")
+        self.assertEqual(match_stats.sprt_decision(lower - 1e-9, 0.05, 0.05), "H0 accepted")
         # An even match of 10,000 games does not yet reject +5 Elo, 20,000 games do.
-        self.assertEqual(match.sprt_decision(match.sprt_llr(2500, 5000, 2500, 0, 5), 0.05, 0.05), "continue")
-        self.assertEqual(match.sprt_decision(match.sprt_llr(5000, 10000, 5000, 0, 5), 0.05, 0.05),
+        self.assertEqual(match_stats.sprt_decision(match_stats.sprt_llr(2500, 5000, 2500, 0, 5), 0.05, 0.05), "continue")
+        self.assertEqual(match_stats.sprt_decision(match_stats.sprt_llr(5000, 10000, 5000, 0, 5), 0.05, 0.05),
                          "H0 accepted")
 
     def test_degenerate_records_stay_finite(self):
-        self.assertEqual(match.sprt_llr(0, 0, 0, 0, 5), 0.0)
+        self.assertEqual(match_stats.sprt_llr(0, 0, 0, 0, 5), 0.0)
         # 2/0/0: s = 1, var from (2, 0.5, 0.5) = 0.4375/3, LLR = 2 (S5-0.5)(2-0.5-S5) / (2 var).
-        self.assertAlmostEqual(match.sprt_llr(2, 0, 0, 0, 5), 0.0490, places=4)
-        self.assertEqual(match.sprt_decision(match.sprt_llr(2, 0, 0, 0, 5), 0.05, 0.05), "continue")
-        self.assertLess(match.sprt_llr(0, 10, 0, 0, 5), 0)
+        self.assertAlmostEqual(match_stats.sprt_llr(2, 0, 0, 0, 5), 0.0490, places=4)
+        self.assertEqual(match_stats.sprt_decision(match_stats.sprt_llr(2, 0, 0, 0, 5), 0.05, 0.05), "continue")
+        self.assertLess(match_stats.sprt_llr(0, 10, 0, 0, 5), 0)
 
 
 PGN = r"""[Event "t"]
@@ -164,10 +168,10 @@ PGN = r"""[Event "t"]
 
 class PgnTest(unittest.TestCase):
     def setUp(self):
-        self.tally = match.parse_pgn_results(PGN, "Arbiter")
+        self.tally = match_results.parse_pgn_results(PGN, "Arbiter")
 
     def test_games_are_split_at_tag_sections_only(self):
-        self.assertEqual(len(match.split_pgn(PGN)), 8)
+        self.assertEqual(len(match_results.split_pgn(PGN)), 8)
 
     def test_wdl_from_the_engine_point_of_view(self):
         # wins: games 1, 4, 7; losses: game 2; draws: games 3, 6; game 5 unfinished, game 8 not ours.
@@ -187,11 +191,11 @@ class PgnTest(unittest.TestCase):
         self.assertEqual(t.problem_count("crash", "Arbiter"), 0)
 
     def test_ply_count_skips_comments_numbers_and_variations(self):
-        game = match.Game({}, "1. e4 {x} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 3... a6 1-0")
+        game = match_results.Game({}, "1. e4 {x} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 3... a6 1-0")
         self.assertEqual(game.ply_count(), 5)
 
     def test_offender_is_the_loser_without_a_named_side(self):
-        game = match.Game({"Result": "0-1", "Termination": "time forfeit"}, "1. e4 e5 0-1")
+        game = match_results.Game({"Result": "0-1", "Termination": "time forfeit"}, "1. e4 e5 0-1")
         self.assertEqual(game.problem(), ("time", "White"))
 
 
@@ -208,7 +212,7 @@ class WarningTest(unittest.TestCase):
             "Score of Arbiter vs Phalanx: 1 - 0 - 0",
             '   "Loss: White makes an illegal move: c8f8": 1',
         ]
-        self.assertEqual(match.protocol_warnings(lines), ["Warning: Phalanx: unknown feature",
+        self.assertEqual(match_results.protocol_warnings(lines), ["Warning: Phalanx: unknown feature",
                                                           "Warning; Engine Arbiter didn't respond to uci."])
 
     def test_log_entries_count_once_without_their_context(self):
@@ -222,7 +226,7 @@ class WarningTest(unittest.TestCase):
             "to uciok in time.",
             "[WARN  ] [08:51:03.000000] <      Thread 1      > fastchess --- Engine X loses on time by 12ms",
         ]
-        self.assertEqual(match.log_warnings(log, console), ["Engine X did not respond to uciok in time."])
+        self.assertEqual(match_results.log_warnings(log, console), ["Engine X did not respond to uciok in time."])
 
     def test_warnings_are_charged_to_the_player_they_name(self):
         warnings = [
@@ -234,11 +238,11 @@ class WarningTest(unittest.TestCase):
             # A name inside a longer one is not that name.
             "Warning; Engine SF-15000 said something",
         ]
-        self.assertEqual(match.warnings_by_player(warnings, ["Arbiter-1500", "SF-1500"]),
+        self.assertEqual(match_results.warnings_by_player(warnings, ["Arbiter-1500", "SF-1500"]),
                          {"Arbiter-1500": 1, "SF-1500": 2, "": 3})
 
     def test_the_report_names_each_players_warnings(self):
-        tally = match.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
+        tally = match_results.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
         text = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, ["Warning; move e1d1 from B"])
         self.assertIn("protocol warnings: A 0, B 1", text)
         self.assertNotIn("unattributed", text)
@@ -258,53 +262,53 @@ class PentanomialTest(unittest.TestCase):
                                         ([118, 269, 416, 315, 122], 7.57, 10.79, 0.85),
                                         ([33, 69, 140, 112, 51], 33.99, 19.03, 3.02)):
             with self.subTest(pairs=pairs):
-                estimate, lower, upper = match.pentanomial_interval(pairs)
+                estimate, lower, upper = match_stats.pentanomial_interval(pairs)
                 self.assertAlmostEqual(estimate, elo, delta=0.005)
                 self.assertAlmostEqual((upper - lower) / 2, margin, delta=0.005)
-                self.assertAlmostEqual(match.pentanomial_llr(pairs, 0, 10), llr, delta=0.005)
+                self.assertAlmostEqual(match_stats.pentanomial_llr(pairs, 0, 10), llr, delta=0.005)
 
     def test_closest_distribution_has_the_mean_asked_for(self):
         observed = [0.1, 0.2, 0.3, 0.25, 0.15]
         for mean in (0.3, 0.5, 0.5145, 0.7):
             with self.subTest(mean=mean):
-                p = match.closest_distribution(observed, match.PAIR_CLASS_SCORES, mean)
+                p = match_stats.closest_distribution(observed, match_stats.PAIR_CLASS_SCORES, mean)
                 self.assertAlmostEqual(sum(p), 1.0)
-                self.assertAlmostEqual(sum(x * a for x, a in zip(p, match.PAIR_CLASS_SCORES)), mean)
+                self.assertAlmostEqual(sum(x * a for x, a in zip(p, match_stats.PAIR_CLASS_SCORES)), mean)
         # The observed mean itself: the observed distribution is the closest.
-        mean = sum(x * a for x, a in zip(observed, match.PAIR_CLASS_SCORES))
-        for x, y in zip(match.closest_distribution(observed, match.PAIR_CLASS_SCORES, mean), observed):
+        mean = sum(x * a for x, a in zip(observed, match_stats.PAIR_CLASS_SCORES))
+        for x, y in zip(match_stats.closest_distribution(observed, match_stats.PAIR_CLASS_SCORES, mean), observed):
             self.assertAlmostEqual(x, y)
 
     def test_near_zero_the_normal_approximation_agrees(self):
         pairs = [160, 390, 600, 420, 160]
-        s, var = match.pair_score_and_variance(pairs)
-        self.assertAlmostEqual(match.pentanomial_llr(pairs, 0, 5),
-                               match.gsprt_llr(sum(pairs), s, var, 0, 5), delta=0.01)
+        s, var = match_stats.pair_score_and_variance(pairs)
+        self.assertAlmostEqual(match_stats.pentanomial_llr(pairs, 0, 5),
+                               match_stats.gsprt_llr(sum(pairs), s, var, 0, 5), delta=0.01)
 
     def test_by_hand(self):
         # Pairs scoring 0.5 and 1.5 points, one each: s = 1/2, var = (1/4)^2.
-        self.assertEqual(match.pair_score_and_variance([0, 1, 0, 1, 0]), (0.5, 0.0625))
+        self.assertEqual(match_stats.pair_score_and_variance([0, 1, 0, 1, 0]), (0.5, 0.0625))
         # 30 pairs of 1.5 points (3/4 per game) and 10 of 0.5 (1/4): s = 0.625, and var is that of
         # a two-valued variable half a point apart, 3/4 * 1/4 * (1/2)^2.
-        s, var = match.pair_score_and_variance([0, 10, 0, 30, 0])
+        s, var = match_stats.pair_score_and_variance([0, 10, 0, 30, 0])
         self.assertAlmostEqual(s, 0.625)
         self.assertAlmostEqual(var, 0.75 * 0.25 * 0.25)
         # On two values the only distribution of mean m puts (m - 1/4) / (1/2) on 3/4.
         for m in (0.3, 0.5, 0.625):
             q = (m - 0.25) / 0.5
-            for x, y in zip(match.closest_distribution([0.25, 0.75], (0.25, 0.75), m), [1 - q, q]):
+            for x, y in zip(match_stats.closest_distribution([0.25, 0.75], (0.25, 0.75), m), [1 - q, q]):
                 self.assertAlmostEqual(x, y)
         # So with only those two classes observed the LLR is nearly that of a two-valued
         # variable; the empty classes, a thousandth of a pair each, move it by 0.002 here.
-        s0, s1 = match.score_from_elo(0), S5
+        s0, s1 = match_stats.score_from_elo(0), S5
         q0, q1 = (s0 - 0.25) / 0.5, (s1 - 0.25) / 0.5
         by_hand = 30 * math.log(q1 / q0) + 10 * math.log((1 - q1) / (1 - q0))
-        self.assertAlmostEqual(match.pentanomial_llr([0, 10, 0, 30, 0], 0, 5), by_hand, delta=0.005)
+        self.assertAlmostEqual(match_stats.pentanomial_llr([0, 10, 0, 30, 0], 0, 5), by_hand, delta=0.005)
 
     def test_symmetric_pairs_are_even(self):
-        self.assertEqual(match.pentanomial_interval([3, 5, 7, 5, 3])[0], 0.0)
-        self.assertLess(match.pentanomial_llr([3, 5, 7, 5, 3], 0, 5), 0.0)
-        self.assertEqual(match.pentanomial_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
+        self.assertEqual(match_stats.pentanomial_interval([3, 5, 7, 5, 3])[0], 0.0)
+        self.assertLess(match_stats.pentanomial_llr([3, 5, 7, 5, 3], 0, 5), 0.0)
+        self.assertEqual(match_stats.pentanomial_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
 
     def test_pairs_are_the_two_games_of_a_round(self):
         text = (pgn_game(1, "A", "B", "1-0") + pgn_game(1, "B", "A", "1/2-1/2")     # 1.5 points
@@ -316,7 +320,7 @@ class PentanomialTest(unittest.TestCase):
                 + pgn_game(7, "A", "B", "1-0") + pgn_game(7, "C", "A", "1-0")       # two opponents
                 + pgn_game(8, "A", "B", "1-0") + pgn_game(8, "B", "A", "1-0")       # the same seed
                 + pgn_game(8, "A", "B", "1-0") + pgn_game(8, "B", "A", "1-0"))      # appended twice
-        tally = match.parse_pgn_results(text, "A")
+        tally = match_results.parse_pgn_results(text, "A")
         self.assertEqual((tally.wins, tally.draws, tally.losses, tally.unfinished), (9, 1, 6, 1))
         self.assertEqual(tally.pairs, [1, 0, 0, 1, 0])
         report = match.report(tally, "B", "no clock", (0.0, 10.0, 0.05, 0.05), [])
@@ -324,7 +328,7 @@ class PentanomialTest(unittest.TestCase):
         self.assertIn("(pentanomial; trinomial", report)
 
     def test_without_pairs_the_report_is_trinomial(self):
-        tally = match.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
+        tally = match_results.parse_pgn_results('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n', "A")
         report = match.report(tally, "B", "10+0.1", match.DEFAULT_SPRT, [])
         self.assertNotIn("pairs", report)
         self.assertNotIn("pentanomial", report)
