@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <ostream>
-#include <unordered_set>
+#include <unordered_map>
+#include <utility>
 
 #include "tools/game_pack.h"
 #include "tools/cli.h"
@@ -149,12 +151,18 @@ int run_convert_pool(const std::vector<std::string>& inputs, const std::string& 
     }
     ConversionStats stats;
     uint64_t duplicates = 0;
-    std::unordered_set<uint64_t> seen;
+    // Each game's fingerprint and the input it was first read from; the duplicates are
+    // counted by (the input repeating a game, the input that had it first).
+    std::unordered_map<uint64_t, size_t> first_input;
+    std::map<std::pair<size_t, size_t>, uint64_t> repeats;
     int status = 0;
-    for (const std::string& input : inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const std::string& input = inputs[i];
         const std::string error = read_games(input, [&](const ScoredGame& game) {
-            if (!seen.insert(game_fingerprint(game)).second) {
+            const auto [it, inserted] = first_input.try_emplace(game_fingerprint(game), i);
+            if (!inserted) {
                 ++duplicates;
+                ++repeats[{i, it->second}];
                 return;
             }
             const std::vector<TrainingRecord> records = game_records(game, stats);
@@ -171,6 +179,9 @@ int run_convert_pool(const std::vector<std::string>& inputs, const std::string& 
         "games {}  plies {}  positions written {}  filtered: in check {}, capture or promotion {}, "
         "mate score {}  duplicate games dropped {}\n",
         stats.games, stats.plies, stats.written, stats.in_check, stats.tactical, stats.mate, duplicates);
+    for (const auto& [files, count] : repeats)
+        log << fmt::format("  {} of them in {}, first read from {}\n", count, inputs[files.first],
+                           inputs[files.second]);
     if (!out) {
         log << fmt::format("arbiter convert: write to {} failed\n", output);
         return 1;

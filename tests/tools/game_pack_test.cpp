@@ -3,6 +3,7 @@
 // of several runs merging into one training file with every game once.
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -219,6 +220,11 @@ TEST_CASE("Shards of several runs merge with every game once", "[game_pack][data
                              merged) == 0);
     CHECK(merged.str().find("games 10  ") == 0);
     CHECK(merged.str().find("duplicate games dropped 8") != std::string::npos);
+    // Where the duplicates were: one line for each pair of inputs, the repeating one first.
+    const std::string m1 = dir / "m1.apack", m3 = dir / "m3.agame";
+    CHECK(merged.str().find(fmt::format("  4 of them in {}, first read from {}\n", m3, m1)) != std::string::npos);
+    CHECK(merged.str().find(fmt::format("  4 of them in {}, first read from {}\n", m1, m1)) != std::string::npos);
+    CHECK(distinct.str().find(" of them in ") == std::string::npos);
     std::ostringstream alone;
     REQUIRE(run_convert_pool({dir / "m3.agame", dir / "m2.apack"}, dir / "same.abin", alone) == 0);
     CHECK(std::filesystem::file_size(dir / "all.abin") == std::filesystem::file_size(dir / "same.abin"));
