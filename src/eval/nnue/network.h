@@ -3,7 +3,7 @@
 // format `.anet` (specified in nets/README.md). Three architectures share the format:
 // - id 1: one output (generation 2's gen2-a, H = 256);
 // - id 2: eight outputs, one chosen per position by its piece count ("output
-//   buckets by material"; gen3-a, H = 384, and gen5-r9, the default net, refined from it);
+//   buckets by material"; gen3-a and gen6-z3, the default net, both H = 384);
 // - id 3: as id 2, with four blocks of 768 inputs, one per region of the board where
 //   the perspective's own king stands, the board mirrored left-right when that king is
 //   on files e-h ("king input buckets"; input_view()).
