@@ -72,8 +72,9 @@ std::optional<int> bench_depth(std::optional<std::string_view> text) {
     return depth ? std::optional<int>(*depth) : std::nullopt;
 }
 
-BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print) {
+BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print, const Engine* evaluation_of) {
     Engine engine;  // one thread, 16 MB: the documented bench conditions
+    if (evaluation_of) engine.use_evaluation_of(*evaluation_of);
     BenchResult result;
     const auto start = std::chrono::steady_clock::now();
     int index = 0;

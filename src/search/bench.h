@@ -26,7 +26,12 @@ struct BenchResult {
     uint64_t nps() const { return ms > 0 ? nodes * 1000 / uint64_t(ms) : nodes * 1000; }
 };
 
-// Runs the bench, printing one line per position through `print`.
-BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print);
+class Engine;
+
+// Runs the bench, printing one line per position through `print`, with the embedded
+// network, or with the evaluation `evaluation_of` uses (its network or the
+// hand-crafted evaluation: UCI's `bench` after `setoption name EvalFile`).
+BenchResult run_bench(int depth, const std::function<void(const std::string&)>& print,
+                      const Engine* evaluation_of = nullptr);
 
 }  // namespace arbiter::search

@@ -54,6 +54,13 @@ void Engine::use_default_network() {
     tt_.clear();
 }
 
+void Engine::use_evaluation_of(const Engine& other) {
+    loaded_net_.reset();
+    network_ = other.network_;
+    use_nnue_ = other.use_nnue_;
+    tt_.clear();
+}
+
 void Engine::set_use_nnue(bool on) {
     if (on != use_nnue_) tt_.clear();
     use_nnue_ = on;

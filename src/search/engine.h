@@ -81,6 +81,9 @@ public:
     std::string load_network(const std::string& path);
     void use_default_network();
     void set_use_nnue(bool on);
+    // Evaluates as `other` does now: its network (borrowed: `other` keeps it and must
+    // outlive this engine's searches) or the hand-crafted evaluation.
+    void use_evaluation_of(const Engine& other);
     // The network searches use now; nullptr: the hand-crafted evaluation.
     const eval::nnue::Network* active_network() const { return use_nnue_ ? network_ : nullptr; }
 

@@ -390,7 +390,8 @@ void Session::cmd_bench(const std::vector<std::string_view>& words) {
         error(fmt::format("bench takes a depth from 1 to {}", search::MaxBenchDepth));
         return;
     }
-    const search::BenchResult result = search::run_bench(*depth, [this](const std::string& line) { println(line); });
+    const search::BenchResult result = search::run_bench(
+        *depth, [this](const std::string& line) { println(line); }, &engine_);
     println(fmt::format("{} nodes {} nps", result.nodes, result.nps()));
 }
 

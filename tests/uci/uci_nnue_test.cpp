@@ -1,9 +1,11 @@
 // The network through the protocol: EvalFile loads a valid file and keeps the current
 // net when a file fails validation, `eval` prints the network's evaluation, Use NNUE
-// switches to the hand-crafted evaluation, and searches with a net give legal moves.
+// switches to the hand-crafted evaluation, `bench` searches with the evaluation chosen,
+// and searches with a net give legal moves.
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "eval/nnue_test_support.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
+#include "eval/nnue/network.h"
 #include "test_support.h"
 #include "uci/session_driver.h"
 
@@ -98,4 +101,33 @@ TEST_CASE("searches with a loaded net print legal lines and a legal bestmove", "
         const bool has_moves = fen_position.find(" moves ") != std::string::npos;
         CHECK(d.send(fen_position + (has_moves ? " " : " moves ") + best).empty());
     }
+}
+
+TEST_CASE("bench searches with the evaluation EvalFile and Use NNUE chose", "[uci][nnue]") {
+    const TempFile random_net("arbiter_uci_bench.anet", test::serialise(*test::random_network(11)));
+    // The node count of `bench 3`: the last line, `<N> nodes <M> nps`.
+    const auto bench_nodes = [](Driver& d) {
+        const auto lines = d.send("bench 3");
+        REQUIRE(!lines.empty());
+        std::istringstream last(lines.back());
+        uint64_t nodes = 0;
+        std::string word;
+        last >> nodes >> word;
+        REQUIRE(word == "nodes");
+        return nodes;
+    };
+    Driver d;
+    const uint64_t embedded = bench_nodes(d);
+    REQUIRE(d.send("setoption name EvalFile value " + random_net.path).size() == 1);
+    const uint64_t loaded = bench_nodes(d);
+    CHECK(loaded != embedded);
+    CHECK(bench_nodes(d) == loaded);  // the net stays loaded, and the bench is repeatable
+    CHECK(d.send("setoption name Use NNUE value false").empty());
+    const uint64_t hand_crafted = bench_nodes(d);
+    CHECK(hand_crafted != loaded);
+    CHECK(hand_crafted != embedded);
+    CHECK(d.send("setoption name Use NNUE value true").empty());
+    CHECK(bench_nodes(d) == loaded);
+    d.send("setoption name EvalFile value " + std::string(eval::nnue::default_network_name()));
+    CHECK(bench_nodes(d) == embedded);
 }
