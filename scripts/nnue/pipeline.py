@@ -20,7 +20,7 @@ A step is skipped when its output is complete. The defaults are generation 3's r
 meaningless for it, is then left out):
 
   scripts/nnue/pipeline.py --engine build/arbiter --dir /data --name gen4 --positions 20000000 \\
-      --match-games 400 --baseline nets/arbiter-011.anet
+      --match-games 400 --baseline nets/arbiter-012.anet
 
 Exit status: 0 when every step asked for is done, 1 when one failed, 130 on Ctrl-C.
 """

@@ -3,7 +3,8 @@
 // format `.anet` (specified in nets/README.md). Three architectures share the format:
 // - id 1: one output (generation 2's gen2-a, H = 256);
 // - id 2: eight outputs, one chosen per position by its piece count ("output
-//   buckets by material"; gen3-a and gen6-z3, the default net, both H = 384);
+//   buckets by material"; gen3-a and gen6-z3 with H = 384, gen7-z4, the default
+//   net, with H = 512);
 // - id 3: as id 2, with four blocks of 768 inputs, one per region of the board where
 //   the perspective's own king stands, the board mirrored left-right when that king is
 //   on files e-h ("king input buckets"; input_view()).
