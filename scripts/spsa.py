@@ -3,7 +3,7 @@
 
 usage:
   scripts/spsa.py --engine TUNING_BUILD --iterations N [--pairs 1] [--tc 5+0.05 | --nodes N]
-                  [--params NAME,NAME,...] [--state spsa.json] [--book FILE] [--seed S]
+                  [--params NAME,NAME,...] [--r-end R] [--state spsa.json] [--book FILE] [--seed S]
                   [--concurrency 2] [--in-flight 1] [--pgn FILE] [--plot FILE.png]
   scripts/spsa.py --state spsa.json --plot FILE.png      (the plot of a run so far; plays nothing)
   scripts/spsa.py --state spsa.json --write-defaults src/search/tunables.h
@@ -27,6 +27,12 @@ points of `plus` minus the points of `minus` over those games, every parameter m
 and is kept in [min, max]. gamma = 0.101 and alpha = 0.602 are Spall's recommended
 values. theta is kept as a real number; the engine gets it rounded.
 
+The list's r_end (0.002 for every parameter) is sized for runs of about 10,000
+iterations. How far a run can move a parameter whose gradient keeps its sign grows
+with N * r_end, its noise with sqrt(N) * r_end. --r-end R gives every parameter r_end
+R instead, so that a shorter run can still move far (3,000 iterations at 0.005: three
+quarters of the reach of 10,000 at 0.002, with 1.4 times the noise).
+
 Iterations in flight: with --in-flight M, M iterations are played at once, each by its
 own fastchess with --concurrency / M games at once (at least one). An iteration is
 perturbed around theta as it stands when the iteration starts and its update is added
@@ -42,15 +48,15 @@ State: after every iteration theta, the iterations done and the game totals are 
 to --state (JSON), and every TRAJECTORY_EVERY iterations theta joins the run's
 trajectory, which --plot draws (matplotlib): each parameter's value against the
 iteration, as a share of its range, one panel per group of parameters, with the
-defaults dashed. Ctrl-C (SIGINT) starts no more iterations, lets those being played
-end and keeps their games; the same command continues the run, playing each iteration
-not yet done once. A state made for another parameter list, iteration count, number of
-pairs or seed is refused. At the end (and after Ctrl-C) the current values are printed
-as `name value default` lines; --write-defaults FILE writes them, rounded, into FILE
-(src/search/tunables.h) as the parameters' defaults, leaving everything else in it as
-it was. --report prints a run's record for src/search/README.md: iterations and games,
-then a Markdown table of each parameter's start and end values and how far it moved as
-a share of its range, the farthest first.
+defaults dashed. Ctrl-C (SIGINT) starts no more iterations, lets those being played end
+and keeps their games; the same command continues the run, playing each iteration not
+yet done once. A state made for another parameter list, iteration count, number of
+pairs, seed or --r-end is refused. At the end (and after Ctrl-C) the current values are
+printed as `name value default` lines; --write-defaults FILE writes them, rounded, into
+FILE (src/search/tunables.h) as the parameters' defaults, leaving everything else in it
+as it was. --report prints a run's record for src/search/README.md: iterations and
+games, then a Markdown table of each parameter's start and end values and how far it
+moved as a share of its range, the farthest first.
 
 Openings come from ../shared/data/openings/8moves_v3.epd unless --book is given;
 iteration k uses seed S + k, so a run is reproducible in its openings (not in its
@@ -216,6 +222,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     limit.add_argument("--tc", default="5+0.05")
     limit.add_argument("--nodes", type=int, help="fixed nodes per move instead of a clock")
     parser.add_argument("--params", help="comma-separated names (default: all)")
+    parser.add_argument("--r-end", type=float, help="every parameter's r_end (default: the engine's list)")
     parser.add_argument("--state", type=pathlib.Path, default=pathlib.Path("spsa.json"))
     parser.add_argument("--book", type=pathlib.Path, default=match.DEFAULT_BOOK)
     parser.add_argument("--seed", type=int, default=1)
@@ -240,8 +247,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.engine is None or args.iterations is None:
         parser.error("--engine and --iterations go together")
     if (args.iterations < 1 or args.pairs < 1 or args.concurrency < 1 or args.in_flight < 1
-            or (args.nodes is not None and args.nodes < 1)):
-        parser.error("--iterations, --pairs, --concurrency, --in-flight and --nodes must be positive")
+            or (args.nodes is not None and args.nodes < 1) or (args.r_end is not None and not args.r_end > 0)):
+        parser.error("--iterations, --pairs, --concurrency, --in-flight, --nodes and --r-end must be positive")
     if not args.nodes and not match.TC_FORMAT.match(args.tc):
         parser.error(f"bad time control: {args.tc}")
     return args
@@ -401,13 +408,17 @@ def run(args, params: list[Param], scratch: pathlib.Path) -> int:
     sequential method); the state's `k` is the last of the iterations done without a
     gap and `ahead` lists those done beyond it."""
     names = [p.name for p in params]
-    state = {"params": names, "iterations": args.iterations, "pairs": args.pairs, "seed": args.seed,
+    r_end = getattr(args, "r_end", None)
+    if r_end is not None:
+        for p in params:
+            p.r_end = r_end
+    state = {"params": names, "iterations": args.iterations, "pairs": args.pairs, "seed": args.seed, "r_end": r_end,
              "k": 0, "ahead": [], "theta": {p.name: p.theta for p in params}, "wins": 0, "draws": 0,
              "losses": 0, "problems": 0, "bounds": {p.name: [p.default, p.low, p.high] for p in params},
              "trajectory": [[0] + [p.theta for p in params]]}
     if args.state.exists():
         previous = json.loads(args.state.read_text())
-        for key in ("params", "iterations", "pairs", "seed"):
+        for key in ("params", "iterations", "pairs", "seed", "r_end"):
             if previous.get(key) != state[key]:
                 raise match.UsageError(f"{args.state} belongs to another run ({key} differs); "
                                        "remove it or name another --state")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks scripts/spsa.py: the parameter list, the SPSA schedule and update, and a whole
 run against a fake game player (convergence, resuming, refusing another run's state,
-iterations in flight), writing a run's values into tunables.h, and a run's report."""
+iterations in flight, --r-end), writing a run's values into tunables.h, and a run's report."""
 import argparse
 import contextlib
 import importlib.util
@@ -119,9 +119,9 @@ class RunTest(unittest.TestCase):
         self.original = spsa.play_pairs
         self.addCleanup(setattr, spsa, "play_pairs", self.original)
 
-    def run_spsa(self, iterations=200, seed=5, state="state.json", in_flight=1):
+    def run_spsa(self, iterations=200, seed=5, state="state.json", in_flight=1, r_end=None):
         args = argparse.Namespace(iterations=iterations, pairs=1, seed=seed, in_flight=in_flight,
-                                  state=pathlib.Path(self.dir.name) / state)
+                                  state=pathlib.Path(self.dir.name) / state, r_end=r_end)
         params = [param(theta=10.0, low=0, high=50, c_end=2.0, r_end=0.1)]
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             status = spsa.run(args, params, pathlib.Path(self.dir.name))
@@ -307,6 +307,26 @@ class RunTest(unittest.TestCase):
         self.run_spsa(iterations=10, seed=5)
         with self.assertRaises(spsa.match.UsageError):
             self.run_spsa(iterations=10, seed=6)
+        with self.assertRaises(spsa.match.UsageError):
+            self.run_spsa(iterations=10, seed=5, r_end=0.3)
+
+    def test_r_end_scales_every_step(self):
+        # The fake player's verdict depends only on the signs (plus nearer 30 than
+        # minus while theta is far below it), so both runs see the same results and
+        # the larger r_end moves theta three times as far.
+        spsa.play_pairs, _ = fake_games(30)
+        _, listed, state = self.run_spsa(iterations=5, state="listed.json")
+        _, tripled, tripled_state = self.run_spsa(iterations=5, state="tripled.json", r_end=0.3)
+        self.assertGreater(listed, 10.0)
+        self.assertAlmostEqual(tripled - 10.0, 3 * (listed - 10.0), places=6)
+        self.assertIsNone(json.loads(state.read_text())["r_end"])
+        self.assertEqual(json.loads(tripled_state.read_text())["r_end"], 0.3)
+
+    def test_r_end_must_be_positive(self):
+        done = subprocess.run([sys.executable, str(SCRIPT), "--engine", "arbiter", "--iterations", "5",
+                               "--r-end", "0"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--r-end must be positive", done.stderr)
 
 
 if __name__ == "__main__":
