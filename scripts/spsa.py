@@ -303,8 +303,9 @@ def report(state: dict) -> str:
         _, low, high = state["bounds"][name]
         end = state["theta"][name]
         moved = (end - first) / max(high - low, 1)
+        shown = round(moved, 3) + 0.0  # a move too small to show is +0.0%, not -0.0%
         rows.append((-abs(moved), index,
-                     f"| {name} | {first:g} | {round(end)} | {end:.1f} | {low} | {high} | {moved:+.1%} |"))
+                     f"| {name} | {first:g} | {round(end)} | {end:.1f} | {low} | {high} | {shown:+.1%} |"))
     lines += [row for _, _, row in sorted(rows)]
     return "\n".join(lines)
 
