@@ -13,9 +13,9 @@
 #define ARBITER_SEARCH_TUNABLES(X)                                                          \
     /* Iterative deepening: aspiration windows from this depth on; after a fail the     */  \
     /* window's delta grows by growth percent of itself plus growth_add                 */  \
-    X(aspiration_delta, 18, 5, 60, 3)                                                       \
+    X(aspiration_delta, 17, 5, 60, 3)                                                       \
     X(aspiration_min_depth, 4, 2, 8, 1)                                                     \
-    X(aspiration_growth, 50, 20, 120, 5)                                                    \
+    X(aspiration_growth, 52, 20, 120, 5)                                                    \
     X(aspiration_growth_add, 5, 0, 20, 1)                                                   \
     /* Lazy SMP: helper threads skip the depths above skip_after_depth where            */  \
     /* depth + thread id is a multiple of skip_cycle                                    */  \
@@ -26,21 +26,21 @@
     X(smp_helper_vote, 0, 0, 200, 10)                                                       \
     X(smp_vote_margin, 20, 1, 100, 5)                                                       \
     /* Late move reductions: base and divisor (hundredths) of the log-log table */          \
-    X(lmr_base, 79, 0, 200, 10)                                                             \
-    X(lmr_divisor, 229, 150, 400, 15)                                                       \
-    X(lmr_history_divisor, 7967, 4096, 16384, 600)                                          \
+    X(lmr_base, 83, 0, 200, 10)                                                             \
+    X(lmr_divisor, 230, 150, 400, 15)                                                       \
+    X(lmr_history_divisor, 7954, 4096, 16384, 600)                                          \
     /* LMR from this depth on; a node expected to fail high reduces this much more */       \
     X(lmr_min_depth, 3, 2, 6, 1)                                                            \
     X(lmr_cut_node, 2, 0, 4, 1)                                                             \
     /* LMR re-search one ply deeper / shallower by the reduced search's margin over best */ \
-    X(lmr_deeper_margin, 40, 10, 120, 6)                                                    \
-    X(lmr_shallower_margin, 11, 0, 40, 3)                                                   \
+    X(lmr_deeper_margin, 42, 10, 120, 6)                                                    \
+    X(lmr_shallower_margin, 13, 0, 40, 3)                                                   \
     /* Transposition table cutoffs only below this half-move clock: nearer the fifty-   */  \
     /* move rule, a stored score may not know the draw that is coming                   */  \
     X(tt_cutoff_halfmove_limit, 90, 60, 100, 2)                                             \
     /* Razoring, reverse futility and null move pruning */                                  \
     X(razor_depth, 3, 1, 6, 1)                                                              \
-    X(razor_margin, 252, 100, 500, 20)                                                      \
+    X(razor_margin, 254, 100, 500, 20)                                                      \
     X(rfp_depth, 8, 4, 12, 1)                                                               \
     X(rfp_margin, 85, 40, 150, 6)                                                           \
     /* Null move: from min_depth; reduction base + depth / depth_divisor + (eval -      */  \
@@ -49,14 +49,14 @@
     X(nmp_min_depth, 3, 1, 6, 1)                                                            \
     X(nmp_base_reduction, 3, 2, 5, 1)                                                       \
     X(nmp_depth_divisor, 4, 2, 6, 1)                                                        \
-    X(nmp_eval_divisor, 196, 100, 400, 15)                                                  \
+    X(nmp_eval_divisor, 205, 100, 400, 15)                                                  \
     X(nmp_eval_reduction_max, 3, 1, 6, 1)                                                   \
     X(nmp_verify_depth, 12, 8, 20, 1)                                                       \
     X(nmp_verify_ply_share, 12, 6, 16, 1)                                                   \
     /* Hindsight: a reduced move that cost its side this much by static evaluation      */  \
     /* has its node searched a ply shallower (when reduced by shallower_reduction or    */  \
     /* more), one that cost at most free_margin a ply deeper (deeper_reduction or more) */  \
-    X(hindsight_cost_margin, 174, 50, 400, 15)                                              \
+    X(hindsight_cost_margin, 176, 50, 400, 15)                                              \
     X(hindsight_free_margin, 0, -100, 100, 10)                                              \
     X(hindsight_deeper_reduction, 3, 1, 6, 1)                                               \
     X(hindsight_shallower_reduction, 2, 1, 6, 1)                                            \
@@ -67,7 +67,7 @@
     X(alpha_raise_max_depth, 13, 6, 20, 1)                                                  \
     /* ProbCut: from probcut_depth, captures searched probcut_reduction plies shallower */  \
     X(probcut_depth, 5, 3, 8, 1)                                                            \
-    X(probcut_margin, 205, 100, 350, 15)                                                    \
+    X(probcut_margin, 196, 100, 350, 15)                                                    \
     X(probcut_reduction, 4, 2, 6, 1)                                                        \
     /* Internal iterative reduction from this depth on */                                   \
     X(iir_min_depth, 4, 2, 8, 1)                                                            \
@@ -75,52 +75,52 @@
     /* by lmp_improving or lmp_not_improving percent                                    */  \
     X(lmp_base, 3, 1, 6, 1)                                                                 \
     X(lmp_max_depth, 8, 4, 14, 1)                                                           \
-    X(lmp_improving, 100, 60, 200, 7)                                                       \
+    X(lmp_improving, 103, 60, 200, 7)                                                       \
     X(lmp_not_improving, 56, 25, 100, 4)                                                    \
     /* Move-loop pruning: futility, SEE (quiet moves up to see_quiet_depth of LMR       */  \
     /* depth, captures and checks up to see_noisy_depth), history                       */  \
     X(futility_depth, 6, 3, 10, 1)                                                          \
-    X(futility_base, 101, 40, 200, 10)                                                      \
-    X(futility_per_depth, 87, 40, 160, 8)                                                   \
+    X(futility_base, 96, 40, 200, 10)                                                       \
+    X(futility_per_depth, 82, 40, 160, 8)                                                   \
     X(see_quiet_depth, 7, 3, 12, 1)                                                         \
-    X(see_quiet_margin, 62, 20, 120, 6)                                                     \
+    X(see_quiet_margin, 58, 20, 120, 6)                                                     \
     X(see_noisy_depth, 6, 3, 10, 1)                                                         \
     X(see_noisy_margin, 101, 40, 160, 8)                                                    \
     X(history_prune_depth, 4, 1, 8, 1)                                                      \
-    X(history_prune_margin, 2916, 500, 8000, 375)                                           \
+    X(history_prune_margin, 3016, 500, 8000, 375)                                           \
     /* Capture futility: victim + base + per_depth * depth + capture history / divisor */   \
     X(capture_futility_depth, 6, 3, 10, 1)                                                  \
-    X(capture_futility_base, 168, 60, 400, 15)                                              \
-    X(capture_futility_per_depth, 152, 60, 300, 10)                                         \
-    X(capture_futility_history_divisor, 16, 4, 64, 3)                                       \
+    X(capture_futility_base, 167, 60, 400, 15)                                              \
+    X(capture_futility_per_depth, 155, 60, 300, 10)                                         \
+    X(capture_futility_history_divisor, 17, 4, 64, 3)                                       \
     /* Singular extensions (beta margin in sixteenths of a centipawn per depth), when   */  \
     /* the hash entry is at most tt_depth_margin plies shallower than the node          */  \
     X(singular_depth, 7, 5, 10, 1)                                                          \
     X(singular_tt_depth_margin, 3, 1, 6, 1)                                                 \
     X(singular_beta_margin, 24, 8, 48, 2)                                                   \
-    X(singular_double_margin, 21, 5, 50, 3)                                                 \
+    X(singular_double_margin, 23, 5, 50, 3)                                                 \
     X(singular_double_limit, 6, 2, 12, 1)                                                   \
     /* History bonus: mult * depth - offset, capped */                                      \
-    X(history_bonus_mult, 177, 50, 400, 15)                                                 \
-    X(history_bonus_offset, 55, 0, 300, 15)                                                 \
-    X(history_bonus_max, 1512, 600, 3000, 120)                                              \
+    X(history_bonus_mult, 176, 50, 400, 15)                                                 \
+    X(history_bonus_offset, 47, 0, 300, 15)                                                 \
+    X(history_bonus_max, 1498, 600, 3000, 120)                                              \
     /* The opponent's quiet move: mult / 8 times the eval change it made, capped       */   \
-    X(eval_change_bonus_mult, 65, 0, 200, 8)                                                \
-    X(eval_change_bonus_max, 1200, 200, 3000, 140)                                          \
+    X(eval_change_bonus_mult, 69, 0, 200, 8)                                                \
+    X(eval_change_bonus_max, 1082, 200, 3000, 140)                                          \
     /* Correction history weights (128 = the table's value counted once) */                 \
-    X(corr_pawn_weight, 97, 0, 256, 12)                                                     \
-    X(corr_non_pawn_weight, 44, 0, 256, 12)                                                 \
-    X(corr_continuation_weight, 64, 0, 256, 12)                                             \
+    X(corr_pawn_weight, 79, 0, 256, 12)                                                     \
+    X(corr_non_pawn_weight, 25, 0, 256, 12)                                                 \
+    X(corr_continuation_weight, 61, 0, 256, 12)                                             \
     /* Quiescence delta and futility pruning */                                             \
-    X(qs_delta_margin, 246, 50, 400, 20)                                                    \
-    X(qs_futility_margin, 138, 50, 300, 15)                                                 \
+    X(qs_delta_margin, 287, 50, 400, 20)                                                    \
+    X(qs_futility_margin, 136, 50, 300, 15)                                                 \
     /* The net's eval scaled by (base + the weights of the knights, bishops (minor),    */  \
-    /* rooks and queens on the board) / 1024 (1048 at the start), then by (fifty_span   */  \
+    /* rooks and queens on the board) / 1024 (991 at the start), then by (fifty_span    */  \
     /* - half-move clock) / fifty_span: half of it at the fifty-move limit              */  \
-    X(eval_scale_base, 800, 600, 1024, 20)                                                  \
-    X(eval_scale_minor, 12, 0, 32, 2)                                                       \
-    X(eval_scale_rook, 20, 0, 48, 3)                                                        \
-    X(eval_scale_queen, 36, 0, 80, 4)                                                       \
+    X(eval_scale_base, 767, 600, 1024, 20)                                                  \
+    X(eval_scale_minor, 11, 0, 32, 2)                                                       \
+    X(eval_scale_rook, 18, 0, 48, 3)                                                        \
+    X(eval_scale_queen, 32, 0, 80, 4)                                                       \
     X(eval_fifty_span, 200, 100, 600, 25)                                                   \
     /* Move ordering: captures by the victim's value (plus a promotion's piece) times   */  \
     /* mvv_mult, plus capture history / capture_history_divisor; a capture counts as    */  \
@@ -129,10 +129,10 @@
     /* minor piece gets that piece's threat bonus                                       */  \
     X(picker_mvv_mult, 8, 2, 20, 1)                                                         \
     X(picker_capture_history_divisor, 8, 2, 32, 1)                                          \
-    X(picker_good_capture_history_divisor, 64, 16, 256, 12)                                 \
-    X(picker_threat_queen, 16384, 4096, 32768, 1400)                                        \
-    X(picker_threat_rook, 12288, 2048, 24576, 1100)                                         \
-    X(picker_threat_minor, 7855, 1024, 16384, 750)                                          \
+    X(picker_good_capture_history_divisor, 58, 16, 256, 12)                                 \
+    X(picker_threat_queen, 16517, 4096, 32768, 1400)                                        \
+    X(picker_threat_rook, 12665, 2048, 24576, 1100)                                         \
+    X(picker_threat_minor, 8065, 1024, 16384, 750)                                          \
     /* Time: the share of the time pool one move gets in sudden death, in 10000ths:    */   \
     /* base + growth * sqrt(game ply) (250 + 12: 1/40 at ply 0, 1/25 from ply 144),     */  \
     /* planned over horizon_min to horizon_max moves (horizon_max also caps movestogo)  */  \

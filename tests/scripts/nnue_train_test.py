@@ -432,8 +432,8 @@ class LabelsTest(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         path = pathlib.Path(tmp.name) / "few.abin"
-        # White to move: KRvK (material 5) at halfmove 40, then the start position
-        # (material 62) at ply 0 and ply 30 (fullmove 16, White), Black to move at ply 31.
+        # White to move: KRvK at halfmove 40, then the start position at ply 0 and ply 30
+        # (fullmove 16, White), Black to move at ply 31.
         start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         records = [abin.record_from_fen("8/8/8/4k3/8/8/3RK3/8 w - - 40 60", score_white=300),
                    abin.record_from_fen(start, score_white=-100, fullmove=1),
@@ -444,8 +444,9 @@ class LabelsTest(unittest.TestCase):
         plain = dataset.Dataset.load([str(path)], log=quiet)
         self.assertEqual(plain.score.tolist(), [300, -100, 50, -50])
         unscaled = dataset.Dataset.load([str(path)], log=quiet, unscale=True)
-        rook = (800 + 4 * 5) / 1024 * (200 - 40) / 200
-        opening = (800 + 4 * 62) / 1024
+        # tunables.h's weights: base 767, a knight or bishop 11, a rook 18, a queen 32
+        rook = (767 + 18) / 1024 * (200 - 40) / 200
+        opening = (767 + 8 * 11 + 4 * 18 + 2 * 32) / 1024
         self.assertEqual(unscaled.score.tolist(), [round(300 / rook), round(-100 / opening), round(50 / opening),
                                                    round(-50 / opening)])
         late = dataset.Dataset.load([str(path)], log=quiet, min_ply=30)
