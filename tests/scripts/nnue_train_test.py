@@ -444,9 +444,12 @@ class LabelsTest(unittest.TestCase):
         plain = dataset.Dataset.load([str(path)], log=quiet)
         self.assertEqual(plain.score.tolist(), [300, -100, 50, -50])
         unscaled = dataset.Dataset.load([str(path)], log=quiet, unscale=True)
-        # tunables.h's weights: base 767, a knight or bishop 11, a rook 18, a queen 32
-        rook = (767 + 18) / 1024 * (200 - 40) / 200
-        opening = (767 + 8 * 11 + 4 * 18 + 2 * 32) / 1024
+        # the weights as tunables.h has them (test_engine_scale_is_the_engines holds the two together)
+        k = dataset.EVAL_SCALE
+        span = k["eval_fifty_span"]
+        rook = (k["eval_scale_base"] + k["eval_scale_rook"]) / 1024 * (span - 40) / span
+        opening = (k["eval_scale_base"] + 8 * k["eval_scale_minor"] + 4 * k["eval_scale_rook"]
+                   + 2 * k["eval_scale_queen"]) / 1024
         self.assertEqual(unscaled.score.tolist(), [round(300 / rook), round(-100 / opening), round(50 / opening),
                                                    round(-50 / opening)])
         late = dataset.Dataset.load([str(path)], log=quiet, min_ply=30)
