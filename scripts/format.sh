@@ -10,7 +10,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if ! command -v clang-format >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends clang-format </dev/null >&2
+        # shellcheck source=scripts/apt_get.sh
+        source scripts/apt_get.sh
+        arbiter_apt_get install -y -q --no-install-recommends clang-format
     else
         echo "format.sh: needs clang-format (apt-get install clang-format)" >&2
         exit 2

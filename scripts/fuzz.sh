@@ -84,8 +84,7 @@ fuzz_install_dependencies() {
         exit 1
     fi
     echo "Installing the fuzzers' dependencies: ${missing[*]}" >&2
-    if ! DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null >&2 ||
-        ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null >&2; then
+    if ! arbiter_apt_get update -q || ! arbiter_apt_get install -y -q --no-install-recommends "${missing[@]}"; then
         echo "apt-get failed to install: ${missing[*]}" >&2
         exit 1
     fi

@@ -8,10 +8,13 @@
 # tests need through ARBITER_TEST_PACKAGES (python3-torch for the trainer's
 # end-to-end test, python3-matplotlib for the eval graph of `analyse --plot`,
 # polyglot for the xboard test, chromium to render the page of `analyse --html` headless).
-# As root the missing ones are installed with apt-get; otherwise the exact command
-# to run is printed and the script stops.
+# As root the missing ones are installed with apt-get (waiting while another package
+# manager holds its lock: apt_get.sh); otherwise the exact command to run is printed and
+# the script stops.
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+# shellcheck source=scripts/apt_get.sh
+source scripts/apt_get.sh
 
 arbiter_missing_packages() {
     local missing=() command
@@ -47,8 +50,7 @@ arbiter_install_dependencies() {
     echo "Installing build dependencies: $missing" >&2
     # stdin is closed so that apt-get cannot swallow UCI commands meant for the engine.
     # shellcheck disable=SC2086 # $missing is a list of package names
-    if ! DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null >&2 ||
-        ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing </dev/null >&2; then
+    if ! arbiter_apt_get update -q || ! arbiter_apt_get install -y -q --no-install-recommends $missing; then
         echo "apt-get failed to install: $missing" >&2
         exit 1
     fi

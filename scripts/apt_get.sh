@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# Sourced by setup.sh and format.sh: arbiter_apt_get ARGS... runs `apt-get ARGS` as the
+# scripts need it (no stdin, everything on stderr, no questions) and waits while another
+# package manager holds dpkg's or apt's lock, as unattended-upgrades often does in the
+# first minutes of a new machine, instead of failing at once. apt's own
+# DPkg::Lock::Timeout covers `install` but not the package lists' lock that `update`
+# takes, so a failure that names a lock is retried every ARBITER_APT_LOCK_WAIT seconds
+# (default 10), 60 times at most; any other failure returns at once.
+
+arbiter_apt_get() {
+    local wait=${ARBITER_APT_LOCK_WAIT:-10} errors status retries=0
+    errors=$(mktemp)
+    while :; do
+        status=0
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" </dev/null >&2 2>"$errors" ||
+            status=$?
+        cat "$errors" >&2
+        if [ "$status" -eq 0 ] || ! grep -q -e 'Could not get lock' -e 'Unable to lock' "$errors" ||
+            [ "$retries" -ge 60 ]; then
+            rm -f "$errors"
+            return "$status"
+        fi
+        echo "Another package manager holds apt's lock; trying again in $wait s" >&2
+        sleep "$wait"
+        retries=$((retries + 1))
+    done
+}
