@@ -134,7 +134,7 @@
     X(picker_threat_rook, 12665, 2048, 24576, 1100)                                         \
     X(picker_threat_minor, 8065, 1024, 16384, 750)                                          \
     /* Time: the share of the time pool one move gets in sudden death, in 10000ths:    */   \
-    /* base + growth * sqrt(game ply) (250 + 12: 1/40 at ply 0, 1/25 from ply 144),     */  \
+    /* base + growth * sqrt(game ply) (250 + 12: 1/40 at ply 0, 1/25 at ply 144),       */  \
     /* planned over horizon_min to horizon_max moves (horizon_max also caps movestogo)  */  \
     X(tm_share_base, 250, 200, 800, 25)                                                     \
     X(tm_share_growth, 12, 0, 60, 3)                                                        \
