@@ -8,7 +8,7 @@
 # (default 10), 60 times at most; any other failure returns at once.
 
 arbiter_apt_get() {
-    local wait=${ARBITER_APT_LOCK_WAIT:-10} errors status retries=0
+    local pause=${ARBITER_APT_LOCK_WAIT:-10} errors status retries=0
     errors=$(mktemp)
     while :; do
         status=0
@@ -20,8 +20,8 @@ arbiter_apt_get() {
             rm -f "$errors"
             return "$status"
         fi
-        echo "Another package manager holds apt's lock; trying again in $wait s" >&2
-        sleep "$wait"
+        echo "Another package manager holds apt's lock; trying again in $pause s" >&2
+        sleep "$pause"
         retries=$((retries + 1))
     done
 }
