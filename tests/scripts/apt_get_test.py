@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""scripts/apt_get.sh against a fake apt-get: a failure that names dpkg's or apt's lock is
-retried until the lock is free, any other failure returns at once with apt-get's status,
-and nothing reaches standard output (play.sh keeps it for UCI)."""
+"""scripts/apt_get.sh against a fake apt-get: a failure because another process holds
+dpkg's or apt's lock is retried until the lock is free, any other failure returns at once
+with apt-get's status, and nothing reaches standard output (play.sh keeps it for UCI)."""
 import os
 import pathlib
 import stat
@@ -61,6 +61,15 @@ class AptGetTest(unittest.TestCase):
         self.assertEqual(len(calls), 1)
         self.assertEqual(result.stdout, "")
         self.assertIn("Unable to locate package no-such-package", result.stderr)
+        self.assertNotIn("trying again", result.stderr)
+
+    def test_a_lock_it_may_not_open_is_not_waited_for(self):
+        # What apt-get update prints without root's permissions: no other process to wait for.
+        result, calls = self.run_apt_get(0, "Could not open lock file /var/lib/apt/lists/lock - open "
+                                         "(13: Permission denied)\nE: Unable to lock directory /var/lib/apt/lists/",
+                                         "update")
+        self.assertEqual(result.returncode, 100)
+        self.assertEqual(len(calls), 1)
         self.assertNotIn("trying again", result.stderr)
 
     def test_gives_up_on_a_lock_that_is_never_released(self):
