@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Sourced by setup.sh (so by every script that sources it) and format.sh:
+# Sourced by setup.sh (so by every script that sources it) and format.sh.
+#
 # arbiter_apt_get ARGS... runs `apt-get ARGS` as the scripts need it (no stdin,
 # everything on stderr, no questions) and waits while another package manager holds
 # dpkg's or apt's lock, as unattended-upgrades often does in the first minutes of a new
@@ -27,4 +28,10 @@ arbiter_apt_get() {
         sleep "$pause"
         retries=$((retries + 1))
     done
+}
+
+# arbiter_apt_install PACKAGE...: the package lists updated, then the packages installed
+# without their recommendations; non-zero when either step fails.
+arbiter_apt_install() {
+    arbiter_apt_get update -q && arbiter_apt_get install -y -q --no-install-recommends "$@"
 }

@@ -12,7 +12,7 @@ if ! command -v clang-format >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         # shellcheck source=scripts/apt_get.sh
         source scripts/apt_get.sh
-        arbiter_apt_get install -y -q --no-install-recommends clang-format
+        arbiter_apt_install clang-format
     else
         echo "format.sh: needs clang-format (apt-get install clang-format)" >&2
         exit 2

@@ -84,7 +84,7 @@ fuzz_install_dependencies() {
         exit 1
     fi
     echo "Installing the fuzzers' dependencies: ${missing[*]}" >&2
-    if ! arbiter_apt_get update -q || ! arbiter_apt_get install -y -q --no-install-recommends "${missing[@]}"; then
+    if ! arbiter_apt_install "${missing[@]}"; then
         echo "apt-get failed to install: ${missing[*]}" >&2
         exit 1
     fi

@@ -50,7 +50,7 @@ arbiter_install_dependencies() {
     echo "Installing build dependencies: $missing" >&2
     # stdin is closed so that apt-get cannot swallow UCI commands meant for the engine.
     # shellcheck disable=SC2086 # $missing is a list of package names
-    if ! arbiter_apt_get update -q || ! arbiter_apt_get install -y -q --no-install-recommends $missing; then
+    if ! arbiter_apt_install $missing; then
         echo "apt-get failed to install: $missing" >&2
         exit 1
     fi

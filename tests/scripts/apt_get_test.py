@@ -31,7 +31,7 @@ exit 0
 
 
 class AptGetTest(unittest.TestCase):
-    def run_apt_get(self, locked, error="", *args):
+    def run_apt_get(self, locked, error="", *args, function="arbiter_apt_get"):
         with tempfile.TemporaryDirectory() as folder:
             fake = pathlib.Path(folder) / "apt-get"
             fake.write_text(FAKE_APT_GET)
@@ -40,7 +40,7 @@ class AptGetTest(unittest.TestCase):
             log.touch()
             env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}", FAKE_LOG=str(log),
                        FAKE_LOCKED=str(locked), FAKE_ERROR=error, ARBITER_APT_LOCK_WAIT="0")
-            script = f'source "{SCRIPTS / "apt_get.sh"}"; arbiter_apt_get "$@"'
+            script = f'source "{SCRIPTS / "apt_get.sh"}"; {function} "$@"'
             result = subprocess.run(["bash", "-c", script, "apt_get", *args], env=env, input="ignored",
                                     capture_output=True, text=True, timeout=60)
             return result, log.read_text().splitlines()
@@ -71,6 +71,18 @@ class AptGetTest(unittest.TestCase):
         self.assertEqual(result.returncode, 100)
         self.assertEqual(len(calls), 1)
         self.assertNotIn("trying again", result.stderr)
+
+    def test_install_updates_the_lists_first(self):
+        result, calls = self.run_apt_get(1, "", "clang", "libclang-rt-14-dev", function="arbiter_apt_install")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(calls, ["-o DPkg::Lock::Timeout=600 update -q|"] * 2 + [
+            "-o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends clang libclang-rt-14-dev|"])
+        self.assertEqual(result.stdout, "")
+
+    def test_install_stops_when_the_update_fails(self):
+        result, calls = self.run_apt_get(0, "Failed to fetch", "clang", function="arbiter_apt_install")
+        self.assertEqual(result.returncode, 100)
+        self.assertEqual(calls, ["-o DPkg::Lock::Timeout=600 update -q|"])
 
     def test_gives_up_on_a_lock_that_is_never_released(self):
         result, calls = self.run_apt_get(1000, "", "update")
