@@ -98,7 +98,7 @@ build="build-fuzz"
 echo "Building the fuzz targets in $build/ ..." >&2
 start=$SECONDS
 if ! cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DARBITER_FUZZ=ON -DARBITER_BUILD_TESTS=OFF \
-    -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" --log-level=WARNING </dev/null >&2 ||
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 --log-level=WARNING </dev/null >&2 ||
     ! cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" \
         --target "${targets[@]/%/_fuzz}" </dev/null >&2; then
     echo "The fuzz build failed; see the messages above." >&2

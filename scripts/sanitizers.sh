@@ -6,7 +6,7 @@
 #      tests/uci/threaded_search_test.py (Threads 2; stop, isready, setoption Hash,
 #      ucinewgame arriving during searches) and by tests/uci/stress/uci_stress.py (random
 #      interleavings). A data race ends the run with a report.
-# Optimised (-O1) with assertions on and debug information, so reports have lines.
+# Optimised (-O1) with assertions on and line tables, so reports have lines.
 # usage: scripts/sanitizers.sh [asan|tsan]...   (default: both)
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
@@ -14,7 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 configure() {  # build-dir sanitizer-list tests(ON/OFF)
-    cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 \
         -DARBITER_SANITIZE="$2" -DARBITER_BUILD_TESTS="$3" --log-level=WARNING </dev/null >&2
 }
 
