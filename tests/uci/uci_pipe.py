@@ -14,7 +14,11 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 class Engine:
     """The engine in UCI mode with stdin kept open; stdout read line by line by a thread
     that stamps each line with its arrival time, so that every read can time out and
-    latencies can be measured."""
+    latencies can be measured.
+
+    The constructor returns once the engine has answered `isready`: its start-up (net,
+    tables, hash; several times longer under the sanitizers) is then over, and a test
+    that times a command or waits a fixed time for output times only that."""
 
     def __init__(self, binary):
         self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -22,6 +26,14 @@ class Engine:
         self.lines = queue.Queue()
         self.last_time = 0.0  # arrival time of the line read last
         threading.Thread(target=self._pump, daemon=True).start()
+        try:
+            start = self.sync()
+        except AssertionError:
+            self.close()
+            raise
+        if start:
+            self.close()
+            raise AssertionError(f"output before the first command: {start}")
 
     def _pump(self):
         for line in self.proc.stdout:

@@ -161,7 +161,6 @@ def test_isready_and_stop_during_go_infinite(binary):
 def test_stop_latency_repeated(binary):
     with Engine(binary) as e:
         e.send("position fen r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 1")
-        e.sync()  # start-up done (slow under the sanitizers), so that only the stop is timed
         figures = []
         for wait in (0.05, 0.2, 0.5):
             e.send("go infinite")
@@ -406,7 +405,6 @@ def test_mated_and_stalemated_root(binary):
 def test_mated_root_under_go_infinite_waits_for_stop(binary):
     with Engine(binary) as e:
         e.send(f"position fen {CHECKMATED}")
-        e.sync()  # start-up done, so that the half second is the search's alone
         e.send("go infinite")
         lines = e.read_for(0.5)
         check(lines == ["info depth 0 score mate 0"], f"before stop: {lines}")
