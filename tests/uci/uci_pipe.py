@@ -17,8 +17,8 @@ class Engine:
     latencies can be measured.
 
     The constructor returns once the engine has answered `isready`: its start-up (net,
-    tables, hash; several times longer under the sanitizers) is then over, and a test
-    that times a command or waits a fixed time for output times only that."""
+    tables, hash; about 150 ms, twice that under AddressSanitizer) is then over, and a
+    test that times a command or waits a fixed time for output times only that."""
 
     def __init__(self, binary):
         self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
